@@ -1,0 +1,76 @@
+package io.jobmon.contracts.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.time.Instant;
+import java.util.UUID;
+
+/** Encodes and decodes the structured-mode CloudEvents that travel on every jobmon topic. */
+public final class CloudEvents {
+
+    /** One mapper for the wire format: ISO-8601 times, unknown fields tolerated (forward compatible). */
+    public static final ObjectMapper MAPPER = new ObjectMapper()
+            .registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private CloudEvents() {
+    }
+
+    public static <T> CloudEvent<T> wrap(String source, String type, String subject, T data) {
+        return new CloudEvent<>(CloudEvent.SPEC_VERSION, UUID.randomUUID().toString(), source, type, subject,
+                Instant.now(), CloudEvent.JSON, data);
+    }
+
+    public static String encode(CloudEvent<?> event) {
+        try {
+            return MAPPER.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode event " + event.type(), e);
+        }
+    }
+
+    public static <T> String encode(String source, String type, String subject, T data) {
+        return encode(wrap(source, type, subject, data));
+    }
+
+    /**
+     * Decodes a record value into an envelope whose data is {@code dataType}.
+     *
+     * @throws InvalidRecordException with a reason a person can act on when the value is not such an event
+     */
+    public static <T> CloudEvent<T> decode(String value, Class<T> dataType) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidRecordException("empty record value");
+        }
+        JsonNode tree;
+        try {
+            tree = MAPPER.readTree(value);
+        } catch (JsonProcessingException e) {
+            throw new InvalidRecordException("not JSON: " + e.getOriginalMessage());
+        }
+        if (!tree.isObject() || !tree.hasNonNull("data")) {
+            throw new InvalidRecordException("not a CloudEvent: missing 'data'");
+        }
+        if (!tree.hasNonNull("id")) {
+            throw new InvalidRecordException("not a CloudEvent: missing 'id'");
+        }
+        JavaType type = MAPPER.getTypeFactory().constructParametricType(CloudEvent.class, dataType);
+        try {
+            CloudEvent<T> event = MAPPER.convertValue(tree, type);
+            if (event.data() instanceof Validatable v) {
+                v.validate();
+            }
+            return event;
+        } catch (IllegalArgumentException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            String msg = cause instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : cause.getMessage();
+            throw new InvalidRecordException("invalid " + dataType.getSimpleName() + ": " + msg);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.jobmon.launcher;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Waits until a Kafka broker answers a metadata call, then creates the suite's topics idempotently.
+ *
+ * <p>Usage: {@code KafkaSetupMain <bootstrap> <topics-file> [timeout-seconds]}. Each non-blank,
+ * non-comment line of the topics file is {@code name [partitions=N] [config=value ...]}. Existing
+ * topics are kept; their listed configs are (re)applied, so a topic a service auto-created with the
+ * wrong cleanup policy is corrected. Exit code 0 when the broker is ready and every topic exists.
+ */
+public final class KafkaSetupMain {
+
+    private KafkaSetupMain() {
+    }
+
+    record TopicSpec(String name, int partitions, Map<String, String> configs) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 2) {
+            System.err.println("usage: KafkaSetupMain <bootstrap> <topics-file> [timeout-seconds]");
+            System.exit(2);
+        }
+        String bootstrap = args[0];
+        List<TopicSpec> topics = parse(Path.of(args[1]));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(args.length > 2 ? Long.parseLong(args[2]) : 60);
+
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "jobmon-local-setup");
+        try (Admin admin = Admin.create(props)) {
+            awaitBroker(admin, bootstrap, deadline);
+            ensureTopics(admin, topics);
+        }
+        System.out.println("kafka ready at " + bootstrap + " with " + topics.size() + " jobmon topics");
+    }
+
+    private static void awaitBroker(Admin admin, String bootstrap, long deadline) throws InterruptedException {
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                int nodes = admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size();
+                if (nodes > 0) {
+                    return;
+                }
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                last = e;
+            }
+            Thread.sleep(500);
+        }
+        System.err.println("kafka at " + bootstrap + " did not answer a metadata call in time: " + last);
+        System.exit(1);
+    }
+
+    private static void ensureTopics(Admin admin, List<TopicSpec> topics) throws Exception {
+        Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+        List<NewTopic> missing = new ArrayList<>();
+        for (TopicSpec t : topics) {
+            if (!existing.contains(t.name())) {
+                missing.add(new NewTopic(t.name(), t.partitions(), (short) 1).configs(t.configs()));
+            }
+        }
+        if (!missing.isEmpty()) {
+            try {
+                admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
+                }
+            }
+            missing.forEach(t -> System.out.println("created topic " + t.name()));
+        }
+        Map<ConfigResource, Collection<AlterConfigOp>> alter = new LinkedHashMap<>();
+        for (TopicSpec t : topics) {
+            if (existing.contains(t.name()) && !t.configs().isEmpty()) {
+                List<AlterConfigOp> ops = new ArrayList<>();
+                t.configs().forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
+                alter.put(new ConfigResource(ConfigResource.Type.TOPIC, t.name()), ops);
+            }
+        }
+        if (!alter.isEmpty()) {
+            admin.incrementalAlterConfigs(alter).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    static List<TopicSpec> parse(Path file) throws IOException {
+        List<TopicSpec> specs = new ArrayList<>();
+        for (String raw : Files.readAllLines(file)) {
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String[] parts = line.split("\\s+");
+            int partitions = 1;
+            Map<String, String> configs = new LinkedHashMap<>();
+            for (int i = 1; i < parts.length; i++) {
+                String[] kv = parts[i].split("=", 2);
+                if (kv.length != 2) {
+                    throw new IllegalArgumentException(file + ": bad setting '" + parts[i] + "' in: " + line);
+                }
+                if (kv[0].equals("partitions")) {
+                    partitions = Integer.parseInt(kv[1]);
+                } else {
+                    configs.put(kv[0], kv[1]);
+                }
+            }
+            specs.add(new TopicSpec(parts[0], partitions, configs));
+        }
+        return specs;
+    }
+}

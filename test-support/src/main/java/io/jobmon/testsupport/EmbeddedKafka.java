@@ -1,0 +1,83 @@
+package io.jobmon.testsupport;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A real Kafka broker (KRaft, combined broker+controller) in the test JVM, started once and shared by every
+ * test of the JVM; or the broker named by {@code JOBMON_TEST_KAFKA_BOOTSTRAP}.
+ */
+public final class EmbeddedKafka {
+
+    public static final String ENV = "JOBMON_TEST_KAFKA_BOOTSTRAP";
+    private static String bootstrap;
+
+    private EmbeddedKafka() {
+    }
+
+    public static synchronized String bootstrapServers() {
+        if (bootstrap == null) {
+            String external = System.getenv(ENV);
+            bootstrap = external != null && !external.isBlank() ? external : start();
+        }
+        return bootstrap;
+    }
+
+    private static String start() {
+        try {
+            int brokerPort = freePort();
+            int controllerPort = freePort();
+            Path dir = Files.createTempDirectory("jobmon-kafka-");
+            Properties props = new Properties();
+            props.put("process.roles", "broker,controller");
+            props.put("node.id", "1");
+            props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+            props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+            props.put("controller.listener.names", "CONTROLLER");
+            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("inter.broker.listener.name", "PLAINTEXT");
+            props.put("log.dirs", dir.resolve("data").toString());
+            props.put("num.partitions", "1");
+            props.put("offsets.topic.replication.factor", "1");
+            props.put("offsets.topic.num.partitions", "1");
+            props.put("transaction.state.log.replication.factor", "1");
+            props.put("transaction.state.log.min.isr", "1");
+            props.put("share.coordinator.state.topic.replication.factor", "1");
+            props.put("share.coordinator.state.topic.min.isr", "1");
+            props.put("group.initial.rebalance.delay.ms", "0");
+            props.put("auto.create.topics.enable", "true");
+            Path config = dir.resolve("server.properties");
+            try (var out = Files.newOutputStream(config)) {
+                props.store(out, "jobmon test broker");
+            }
+            int rc = StorageTool.execute(new String[] {"format", "-t", "jobmon-test-cluster-0001", "-c",
+                    config.toString(), "--ignore-formatted"}, new PrintStream(PrintStream.nullOutputStream()));
+            if (rc != 0) {
+                throw new IllegalStateException("kafka storage format failed: " + rc);
+            }
+            KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
+            server.startup();
+            Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "embedded-kafka-stop"));
+            return "127.0.0.1:" + brokerPort;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        }
+    }
+}

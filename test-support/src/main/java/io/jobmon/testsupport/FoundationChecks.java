@@ -1,0 +1,83 @@
+package io.jobmon.testsupport;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every jobmon service promises before it has any feature: health that asks its PostgreSQL and Kafka,
+ * Prometheus metrics, OpenAPI, and an {@code /api} that wants a valid token and answers in problem+json.
+ * A service's {@code FoundationTest} extends this with its test resources.
+ */
+public abstract class FoundationChecks {
+
+    private final String service;
+
+    protected FoundationChecks(String service) {
+        this.service = service;
+    }
+
+    /** The health check names that readiness must include; services without a database override it. */
+    protected String[] readinessChecks() {
+        return new String[] {"Reactive PostgreSQL connections health check", "Kafka connection health check"};
+    }
+
+    @Test
+    void readinessAsksTheDatabaseAndTheBroker() {
+        given().when().get("/q/health/ready").then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", hasItems(readinessChecks()));
+    }
+
+    @Test
+    void livenessAndPrometheusMetricsAndOpenApiAreServed() {
+        given().get("/q/health/live").then().statusCode(200);
+        given().get("/q/metrics").then().statusCode(200).body(containsString("jvm_memory_used_bytes"));
+        given().get("/q/openapi?format=json").then().statusCode(200).body("openapi", startsWith("3."));
+    }
+
+    @Test
+    void apiWithoutATokenIs401Problem() {
+        given().get("/api/v1/jobs/j-1").then().statusCode(401)
+                .contentType("application/problem+json")
+                .header("WWW-Authenticate", startsWith("Bearer"))
+                .body("status", equalTo(401));
+    }
+
+    @Test
+    void anExpiredTokenIs401Problem() {
+        String expired = Tokens.user("alice").expiresIn(Duration.ofSeconds(-120)).get();
+        given().auth().oauth2(expired).get("/api/v1/jobs/j-1").then().statusCode(401)
+                .contentType("application/problem+json");
+    }
+
+    @Test
+    void aTokenWithABadSignatureIs401Problem() {
+        String valid = Tokens.alice();
+        String tampered = valid.substring(0, valid.lastIndexOf('.') + 1) + "AAAA" + valid.substring(valid.lastIndexOf('.') + 5);
+        given().auth().oauth2(tampered).get("/api/v1/jobs/j-1").then().statusCode(401);
+    }
+
+    @Test
+    void anUnknownPathIs404ProblemFromThisService() {
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/no-such-thing").then().statusCode(404)
+                .contentType("application/problem+json")
+                .header("X-Jobmon-Service", service)
+                .body("status", equalTo(404))
+                .body("title", equalTo("Not Found"));
+    }
+
+    @Test
+    void theRequestIdIsEchoedOrCreated() {
+        given().header("X-Request-Id", "req-42").get("/q/health/live").then().header("X-Request-Id", "req-42");
+        given().get("/q/health/live").then().header("X-Request-Id", notNullValue());
+        given().header("X-Request-Id", "bad id\nwith newline").get("/q/health/live")
+                .then().header("X-Request-Id", org.hamcrest.Matchers.not(containsString(" ")));
+    }
+}

@@ -1,0 +1,88 @@
+package io.jobmon.testsupport;
+
+import io.smallrye.jwt.build.Jwt;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Mints access tokens that the OIDC WireMock server ({@code OidcWiremockTestResource}) vouches for, with the
+ * claims a Keycloak token of the {@code jobmon} realm carries: {@code preferred_username}, {@code tenant},
+ * {@code groups} and {@code realm_access.roles}.
+ *
+ * <pre>String token = Tokens.user("alice").tenant("t1").groups("project-nlp").get();</pre>
+ */
+public final class Tokens {
+
+    /** The issuer the WireMock server announces. */
+    public static final String ISSUER = "https://server.example.com";
+
+    private final String user;
+    private String tenant = "t1";
+    private Set<String> groups = Set.of();
+    private Set<String> roles = Set.of("user");
+    private Duration expiresIn = Duration.ofHours(1);
+
+    private Tokens(String user) {
+        this.user = user;
+    }
+
+    public static Tokens user(String user) {
+        return new Tokens(user);
+    }
+
+    /** alice, bob: project-nlp in t1; carol: project-cv in t1; dave: t2; admin: admin of t1 — as in the local realm. */
+    public static String alice() {
+        return user("alice").groups("project-nlp").get();
+    }
+
+    public static String bob() {
+        return user("bob").groups("project-nlp").get();
+    }
+
+    public static String carol() {
+        return user("carol").groups("project-cv").get();
+    }
+
+    public static String dave() {
+        return user("dave").tenant("t2").get();
+    }
+
+    public static String admin() {
+        return user("admin").roles("admin", "user").get();
+    }
+
+    public Tokens tenant(String tenant) {
+        this.tenant = tenant;
+        return this;
+    }
+
+    public Tokens groups(String... groups) {
+        this.groups = Set.of(groups);
+        return this;
+    }
+
+    public Tokens roles(String... roles) {
+        this.roles = Set.of(roles);
+        return this;
+    }
+
+    public Tokens expiresIn(Duration expiresIn) {
+        this.expiresIn = expiresIn;
+        return this;
+    }
+
+    public String get() {
+        return Jwt.preferredUserName(user)
+                .subject(user)
+                .issuer(ISSUER)
+                .audience("https://service.example.com")
+                .claim("tenant", tenant)
+                .groups(groups)
+                .claim("realm_access", Map.of("roles", List.copyOf(roles)))
+                .expiresIn(expiresIn)
+                .jws().keyId("1")
+                .sign("privateKey.jwk");
+    }
+}
