@@ -28,10 +28,15 @@ public final class CloudEvents {
     }
 
     public static String encode(CloudEvent<?> event) {
+        return toJson(event);
+    }
+
+    /** Any value as JSON in the suite's wire format. */
+    public static String toJson(Object value) {
         try {
-            return MAPPER.writeValueAsString(event);
+            return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot encode event " + event.type(), e);
+            throw new IllegalArgumentException("cannot encode " + value.getClass().getSimpleName(), e);
         }
     }
 

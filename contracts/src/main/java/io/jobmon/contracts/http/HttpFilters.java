@@ -91,11 +91,7 @@ public class HttpFilters {
         if (body.status() == 401) {
             rc.response().putHeader("WWW-Authenticate", "Bearer");
         }
-        try {
-            rc.response().setStatusCode(body.status()).putHeader("Content-Type", Problem.MEDIA_TYPE)
-                    .end(CloudEvents.MAPPER.writeValueAsString(body));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            rc.response().setStatusCode(body.status()).end();
-        }
+        rc.response().setStatusCode(body.status()).putHeader("Content-Type", Problem.MEDIA_TYPE)
+                .end(CloudEvents.toJson(body));
     }
 }

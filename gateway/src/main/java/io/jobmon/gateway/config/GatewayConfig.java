@@ -1,0 +1,39 @@
+package io.jobmon.gateway.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Map;
+
+/** Where the gateway sends each part of the API, and how patient and how generous it is. */
+@ConfigMapping(prefix = "jobmon.gateway")
+public interface GatewayConfig {
+
+    /** Base URL of each downstream service by route name: job, events, metrics, logs, diagnosis. */
+    Map<String, String> services();
+
+    /** How long to wait for a TCP connection to a downstream before answering 503. */
+    @WithDefault("2S")
+    Duration connectTimeout();
+
+    /** How long a downstream may stay silent mid-request before the gateway answers 504 (SSE sends heartbeats). */
+    @WithDefault("60S")
+    Duration idleTimeout();
+
+    /** How long a readiness probe of one downstream may take. */
+    @WithDefault("2S")
+    Duration healthTimeout();
+
+    RateLimit rateLimit();
+
+    /** Per-user token bucket, kept in each gateway instance. */
+    interface RateLimit {
+        /** Sustained requests per second a user may make. */
+        @WithDefault("50")
+        int perSecond();
+
+        /** Requests a user may make in one burst above the sustained rate. */
+        @WithDefault("200")
+        int burst();
+    }
+}

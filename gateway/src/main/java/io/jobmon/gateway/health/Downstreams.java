@@ -1,0 +1,38 @@
+package io.jobmon.gateway.health;
+
+import io.jobmon.gateway.config.GatewayConfig;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Asks downstream services for documents (readiness, OpenAPI) without blocking an event-loop thread. */
+@ApplicationScoped
+public class Downstreams {
+
+    private final Map<String, String> services;
+    private final Duration timeout;
+    private final HttpClient http;
+
+    public Downstreams(GatewayConfig config) {
+        this.services = new TreeMap<>(config.services());
+        this.timeout = config.healthTimeout();
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+
+    public Map<String, String> services() {
+        return services;
+    }
+
+    /** GET {@code path} on the named service: the response, or a failed Uni when it cannot be reached in time. */
+    public Uni<HttpResponse<String>> get(String service, String path) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(services.get(service) + path))
+                .timeout(timeout).GET().build();
+        return Uni.createFrom().completionStage(() -> http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+    }
+}

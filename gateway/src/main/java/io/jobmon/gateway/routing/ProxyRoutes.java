@@ -1,0 +1,71 @@
+package io.jobmon.gateway.routing;
+
+import io.jobmon.contracts.http.HttpFilters;
+import io.jobmon.contracts.problem.Problem;
+import io.jobmon.gateway.config.GatewayConfig;
+import io.jobmon.gateway.ratelimit.RateLimiter;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.httpproxy.HttpProxy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Streams each {@code /api/v1} request to the service that owns its path ({@link RouteTable}) with Vert.x's
+ * reverse proxy: bodies flow both ways without buffering (log downloads, SSE), the bearer token and
+ * {@code X-Request-Id} are forwarded. Security has already validated the token when this handler runs.
+ */
+@ApplicationScoped
+public class ProxyRoutes {
+
+    private final Map<String, HttpProxy> proxies = new HashMap<>();
+    private final RateLimiter rateLimiter;
+
+    public ProxyRoutes(GatewayConfig config, Vertx vertx, RateLimiter rateLimiter) {
+        this.rateLimiter = rateLimiter;
+        HttpClient client = vertx.createHttpClient(new HttpClientOptions()
+                .setConnectTimeout((int) config.connectTimeout().toMillis())
+                .setKeepAlive(true)
+                .setMaxPoolSize(64));
+        long idleMs = config.idleTimeout().toMillis();
+        for (Map.Entry<String, String> e : config.services().entrySet()) {
+            Downstream target = Downstream.of(e.getKey(), e.getValue());
+            HttpProxy proxy = HttpProxy.reverseProxy(client)
+                    .origin(ctx -> ctx.client().request(new RequestOptions()
+                            .setServer(io.vertx.core.net.SocketAddress.inetSocketAddress(target.port(), target.host()))
+                            .setIdleTimeout(idleMs)))
+                    .addInterceptor(new ProblemOnFailure(target));
+            proxies.put(target.name(), proxy);
+        }
+    }
+
+    void register(@Observes Router router) {
+        router.routeWithRegex("/api/v1/.*").order(10).handler(this::forward);
+    }
+
+    private void forward(RoutingContext rc) {
+        Optional<String> service = RouteTable.serviceFor(rc.request().path());
+        if (service.isEmpty()) {
+            rc.next(); // the gateway's own resources (/api/v1/me) or a 404 problem
+            return;
+        }
+        HttpProxy proxy = proxies.get(service.get());
+        if (proxy == null) {
+            HttpFilters.writeProblem(rc, Problem.of(503, "Service Unavailable",
+                    "no URL is configured for " + service.get()));
+            return;
+        }
+        if (!rateLimiter.tryAcquire(rc)) {
+            return;
+        }
+        proxy.handle(rc.request());
+    }
+
+}

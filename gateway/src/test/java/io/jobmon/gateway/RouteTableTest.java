@@ -1,0 +1,43 @@
+package io.jobmon.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jobmon.gateway.routing.RouteTable;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RouteTableTest {
+
+    @ParameterizedTest
+    @CsvSource({
+            "/api/v1/jobs, job",
+            "/api/v1/jobs/stats, job",
+            "/api/v1/jobs/batch-delete, job",
+            "/api/v1/jobs/j-1, job",
+            "/api/v1/jobs/j-1/timeline, job",
+            "/api/v1/jobs/j-1/attempts, job",
+            "/api/v1/jobs/j-1/events, events",
+            "/api/v1/jobs/j-1/logs, logs",
+            "/api/v1/jobs/j-1/logs/stream, logs",
+            "/api/v1/jobs/j-1/logs/download, logs",
+            "/api/v1/jobs/j-1/logs/pods, logs",
+            "/api/v1/jobs/j-1/metrics, metrics",
+            "/api/v1/jobs/j-1/metrics/summary, metrics",
+            "/api/v1/nodes/gpu-7/metrics, metrics",
+            "/api/v1/metrics/overview, metrics",
+            "/api/v1/write, metrics",
+            "/api/v1/jobs/j-1/diagnoses, diagnosis",
+            "/api/v1/diagnoses/d-1, diagnosis",
+            "/api/v1/diagnoses/d-1/feedback, diagnosis",
+            "/api/v1/diagnoses/analyze, diagnosis"})
+    void eachPublicPathHasItsOwner(String path, String service) {
+        assertEquals(Optional.of(service), RouteTable.serviceFor(path));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"/api/v1/me", "/api/v1/nope", "/api/v2/jobs", "/api/v1/jobsx"})
+    void pathsNoServiceOwnsStayWithTheGateway(String path) {
+        assertEquals(Optional.empty(), RouteTable.serviceFor(path));
+    }
+}
