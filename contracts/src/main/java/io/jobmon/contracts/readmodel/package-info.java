@@ -1,0 +1,68 @@
+/**
+ * The job-access read model that every service guarding job data keeps locally (architecture.md, "Identity
+ * and access"): job → tenant, owner, project, visibility, shares, from {@code jobmon.job.changes}, so that the
+ * access rule is applied without calling job-service.
+ *
+ * <h2>Table</h2>
+ * Each service owns a copy of this table in its own schema, created by one of its Flyway migrations:
+ * <pre>
+ * CREATE TABLE job_access (
+ *     job_id      TEXT PRIMARY KEY,
+ *     tenant      TEXT NOT NULL,
+ *     owner       TEXT NOT NULL,
+ *     project     TEXT,
+ *     visibility  TEXT NOT NULL DEFAULT 'PRIVATE',
+ *     shares      TEXT[] NOT NULL DEFAULT '{}',
+ *     version     BIGINT NOT NULL,
+ *     deleted     BOOLEAN NOT NULL DEFAULT FALSE
+ * );
+ * </pre>
+ * The store is given the schema name in its constructor and qualifies every statement with it
+ * ({@code <schema>.job_access}), so it does not depend on the connection's {@code search_path}.
+ *
+ * <h2>Wiring in a service (three small pieces)</h2>
+ * <pre>
+ * // 1. beans: the reactive pool comes from quarkus-reactive-pg-client
+ * &#64;ApplicationScoped
+ * class AccessWiring {
+ *     &#64;Produces &#64;ApplicationScoped
+ *     JobAccessStore jobAccessStore(Pool pool) { return new JobAccessStore(pool, "logs"); }
+ *     &#64;Produces &#64;ApplicationScoped
+ *     JobGuard jobGuard(JobAccessStore store) { return new JobGuard(store); }
+ * }
+ *
+ * // 2. the consumer, with a consumer group of the service's own
+ * &#64;ApplicationScoped
+ * class JobChangesConsumer {
+ *     private final JobAccessStore store;
+ *     JobChangesConsumer(JobAccessStore store) { this.store = store; }
+ *
+ *     &#64;Incoming("job-changes")
+ *     Uni&lt;Void&gt; consume(ConsumerRecord&lt;String, String&gt; record) {
+ *         return store.applyRecord(record.key(), record.value()); // InvalidRecordException → DLQ
+ *     }
+ * }
+ * // application.properties
+ * //   mp.messaging.incoming.job-changes.topic=jobmon.job.changes
+ * //   mp.messaging.incoming.job-changes.group.id=log-service
+ * //   mp.messaging.incoming.job-changes.auto.offset.reset=earliest
+ * //   mp.messaging.incoming.job-changes.failure-strategy=dead-letter-queue
+ * //   mp.messaging.incoming.job-changes.dead-letter-queue.topic=jobmon.job.changes.dlq
+ *
+ * // 3. in a resource
+ * return guard.require(CallerFactory.fromToken(jwt), jobId, Permission.READ_LOGS)
+ *         .chain(access -&gt; logs.find(jobId, ...));
+ * </pre>
+ *
+ * <h2>Semantics</h2>
+ * <ul>
+ * <li>A snapshot is applied only when its {@code version} is higher than the stored one: redelivered and
+ * out-of-order snapshots change nothing, so the consumer is idempotent.</li>
+ * <li>A snapshot with {@code deleted=true}, or a tombstone (null value on the compacted topic), marks the job
+ * deleted: {@link io.jobmon.contracts.readmodel.JobAccessStore#find} then answers empty and the guard 404.</li>
+ * <li>{@link io.jobmon.contracts.readmodel.JobGuard#require} fails with {@code ApiException.notFound} when the
+ * job is unknown, deleted, or the caller may not see it (ids never leak), and with {@code forbidden} when the
+ * caller sees it but lacks the permission.</li>
+ * </ul>
+ */
+package io.jobmon.contracts.readmodel;
