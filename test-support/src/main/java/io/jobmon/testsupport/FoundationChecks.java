@@ -74,6 +74,15 @@ public abstract class FoundationChecks {
     }
 
     @Test
+    void aBodyOverTheLimitIs413Problem() {
+        byte[] body = new byte[11 * 1024 * 1024];
+        java.util.Arrays.fill(body, (byte) 'x');
+        given().auth().oauth2(Tokens.alice()).contentType("application/json").body(body)
+                .post("/api/v1/jobs").then().statusCode(413)
+                .contentType("application/problem+json");
+    }
+
+    @Test
     void theRequestIdIsEchoedOrCreated() {
         given().header("X-Request-Id", "req-42").get("/q/health/live").then().header("X-Request-Id", "req-42");
         given().get("/q/health/live").then().header("X-Request-Id", notNullValue());

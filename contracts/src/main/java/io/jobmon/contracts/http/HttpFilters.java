@@ -6,6 +6,7 @@ import io.quarkus.security.AuthenticationException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 import io.quarkus.vertx.http.runtime.filters.Filters;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -28,9 +29,17 @@ public class HttpFilters {
     public static final String SERVICE_HEADER = "X-Jobmon-Service";
 
     private final String service;
+    private final long maxBodyBytes;
 
-    public HttpFilters(@ConfigProperty(name = "quarkus.application.name") String service) {
+    /**
+     * @param maxBodySize {@code jobmon.http.max-body-size}: a request declaring a larger body gets a 413 problem.
+     *        Quarkus' own {@code quarkus.http.limits.max-body-size} stays above it as the hard ceiling for
+     *        chunked bodies, which it refuses without a body.
+     */
+    public HttpFilters(@ConfigProperty(name = "quarkus.application.name") String service,
+            @ConfigProperty(name = "jobmon.http.max-body-size", defaultValue = "10M") MemorySize maxBodySize) {
         this.service = service;
+        this.maxBodyBytes = maxBodySize.asLongValue();
     }
 
     void registerFilters(@Observes Filters filters) {
@@ -51,12 +60,26 @@ public class HttpFilters {
         rc.request().headers().set(RequestIds.HEADER, id);
         rc.response().putHeader(RequestIds.HEADER, id);
         rc.response().putHeader(SERVICE_HEADER, service);
+        if (declaredBodyTooLarge(rc)) {
+            writeProblem(rc, Problem.of(413, "Payload Too Large",
+                    "the request body is larger than the " + maxBodyBytes + " bytes this service accepts"));
+            return;
+        }
         if (needsTokenButHasNone(rc)) {
             // The bearer mechanism would answer an empty 401; the API promises a problem body.
             writeProblem(rc, Problem.of(401, "Unauthorized", "a bearer token is required"));
             return;
         }
         rc.next();
+    }
+
+    private boolean declaredBodyTooLarge(RoutingContext rc) {
+        String length = rc.request().getHeader("Content-Length");
+        try {
+            return length != null && Long.parseLong(length.trim()) > maxBodyBytes;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private static boolean needsTokenButHasNone(RoutingContext rc) {
