@@ -58,8 +58,9 @@ class GatewayTest {
     }
 
     private void routesTo(String token, String path, String service) {
-        given().auth().oauth2(token).get(path).then().statusCode(200)
-                .header("X-Jobmon-Service", "fake-" + service)
+        var response = given().auth().oauth2(token).get(path);
+        assertEquals(java.util.List.of("fake-" + service), response.headers().getValues("X-Jobmon-Service"));
+        response.then().statusCode(200)
                 .body("service", equalTo(service))
                 .body("uri", equalTo(path))
                 .body("authorization", equalTo(true));
@@ -95,6 +96,7 @@ class GatewayTest {
     void aServiceThatIsDownIsAQuick503Problem() {
         given().auth().oauth2(Tokens.user("down").get()).get("/api/v1/jobs/j-1/diagnoses").then().statusCode(503)
                 .contentType("application/problem+json")
+                .header("X-Jobmon-Service", "gateway")
                 .body("detail", containsString("diagnosis"));
     }
 

@@ -21,7 +21,9 @@ import java.util.concurrent.CountDownLatch;
  * shutdown hook, which stops the postmaster with {@code pg_ctl stop -m fast}.
  *
  * <p>Settings (system property or environment): {@code JOBMON_STATE_DIR}, {@code JOBMON_PG_PORT} (15432),
- * {@code JOBMON_DB_NAME} / {@code JOBMON_DB_USER} / {@code JOBMON_DB_PASSWORD} (all {@code jobmon}).
+ * {@code JOBMON_DB_NAME} / {@code JOBMON_DB_USER} / {@code JOBMON_DB_PASSWORD} (all {@code jobmon}),
+ * {@code JOBMON_PG_BINARIES} (where the bundled binaries are unpacked, shared by state folders;
+ * default {@code <state>/postgres/binaries}).
  */
 public final class EmbeddedPostgresMain {
 
@@ -39,7 +41,7 @@ public final class EmbeddedPostgresMain {
         String password = Env.get("JOBMON_DB_PASSWORD", "jobmon");
 
         Path dataDir = state.resolve("postgres/data");
-        Path binaries = state.resolve("postgres/binaries");
+        Path binaries = Path.of(Env.get("JOBMON_PG_BINARIES", state.resolve("postgres/binaries").toString()));
         Files.createDirectories(dataDir);
         Files.createDirectories(binaries);
 

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Waits until a Kafka broker answers a metadata call, then creates the suite's topics idempotently.
  *
- * <p>Usage: {@code KafkaSetupMain <bootstrap> <topics-file> [timeout-seconds]}. Each non-blank,
+ * <p>Usage: {@code KafkaSetupMain [--check-only] <bootstrap> <topics-file> [timeout-seconds]}. With
+ * {@code --check-only} (an external cluster) it only waits for the metadata call. Each non-blank,
  * non-comment line of the topics file is {@code name [partitions=N] [config=value ...]}. Existing
  * topics are kept; their listed configs are (re)applied, so a topic a service auto-created with the
  * wrong cleanup policy is corrected. Exit code 0 when the broker is ready and every topic exists.
@@ -38,8 +39,12 @@ public final class KafkaSetupMain {
     }
 
     public static void main(String[] args) throws Exception {
+        boolean checkOnly = args.length > 0 && args[0].equals("--check-only");
+        if (checkOnly) {
+            args = java.util.Arrays.copyOfRange(args, 1, args.length);
+        }
         if (args.length < 2) {
-            System.err.println("usage: KafkaSetupMain <bootstrap> <topics-file> [timeout-seconds]");
+            System.err.println("usage: KafkaSetupMain [--check-only] <bootstrap> <topics-file> [timeout-seconds]");
             System.exit(2);
         }
         String bootstrap = args[0];
@@ -53,6 +58,10 @@ public final class KafkaSetupMain {
         props.put(AdminClientConfig.CLIENT_ID_CONFIG, "jobmon-local-setup");
         try (Admin admin = Admin.create(props)) {
             awaitBroker(admin, bootstrap, deadline);
+            if (checkOnly) {
+                System.out.println("kafka ready at " + bootstrap + " (topics not managed here)");
+                return;
+            }
             ensureTopics(admin, topics);
         }
         System.out.println("kafka ready at " + bootstrap + " with " + topics.size() + " jobmon topics");

@@ -1,6 +1,7 @@
 package io.jobmon.gateway.routing;
 
 import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.http.HttpFilters;
 import io.jobmon.contracts.http.RequestIds;
 import io.jobmon.contracts.problem.Problem;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -42,6 +43,7 @@ final class ProblemOnFailure implements ProxyInterceptor {
                     .withInstance(path, context.request().headers().get(RequestIds.HEADER));
             ProxyResponse response = context.request().release().response().setStatusCode(status);
             response.headers().set("Content-Type", Problem.MEDIA_TYPE);
+            response.headers().set(HttpFilters.SERVICE_HEADER, "gateway");
             response.setBody(Body.body(Buffer.buffer(CloudEvents.toJson(problem))));
             return Future.succeededFuture(response);
         });

@@ -65,6 +65,8 @@ public class ProxyRoutes {
         if (!rateLimiter.tryAcquire(rc)) {
             return;
         }
+        // The service names itself on what it answers; the gateway only on answers of its own.
+        rc.response().headers().remove(HttpFilters.SERVICE_HEADER);
         proxy.handle(rc.request());
     }
 

