@@ -28,9 +28,13 @@ public interface GatewayConfig {
 
     /** Per-user token bucket, kept in each gateway instance. */
     interface RateLimit {
-        /** Sustained requests per second a user may make. */
+        /** Requests a user regains every {@link #period()}: the sustained rate. */
         @WithDefault("50")
-        int perSecond();
+        int refill();
+
+        /** The period over which {@link #refill()} requests are regained. */
+        @WithDefault("1S")
+        Duration period();
 
         /** Requests a user may make in one burst above the sustained rate. */
         @WithDefault("200")

@@ -28,7 +28,7 @@ public class RateLimiter {
     public RateLimiter(GatewayConfig config) {
         GatewayConfig.RateLimit rl = config.rateLimit();
         this.limit = Bandwidth.builder().capacity(rl.burst())
-                .refillGreedy(rl.perSecond(), Duration.ofSeconds(1)).build();
+                .refillGreedy(rl.refill(), rl.period()).build();
     }
 
     /** Takes one token for the caller, or answers 429 and returns false. */
