@@ -1,0 +1,25 @@
+package io.jobmon.events.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** The event store and the ingest consumer. */
+@ConfigMapping(prefix = "jobmon.events")
+public interface EventsConfig {
+
+    /** Days events are kept (by the day the event object was created); older day partitions are dropped. */
+    @WithDefault("90")
+    int retentionDays();
+
+    /** Day partitions created ahead of today by the daily maintenance. */
+    @WithDefault("3")
+    int partitionsAhead();
+
+    /** Per job, object (pod or Job, and container) and reason: event objects kept before only the latest is. */
+    @WithDefault("1")
+    int quotaFirstPerReason();
+
+    /** Age after which an unpublished status transition is swept from the outbox and published (its publisher died). */
+    @WithDefault("10")
+    int outboxSweepAfterSeconds();
+}

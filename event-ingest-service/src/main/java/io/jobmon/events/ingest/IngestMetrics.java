@@ -1,0 +1,47 @@
+package io.jobmon.events.ingest;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** Counters of the ingest path, on /q/metrics as {@code jobmon_ingest_records_total{result=...}}. */
+@ApplicationScoped
+public class IngestMetrics {
+
+    private final Counter stored;
+    private final Counter unchanged;
+    private final Counter counted;
+    private final Counter unattributed;
+    private final Counter expired;
+    private final Counter invalid;
+    private final Counter replayed;
+    private final Counter transitions;
+
+    public IngestMetrics(MeterRegistry registry) {
+        stored = records(registry, "stored");
+        unchanged = records(registry, "unchanged");
+        counted = records(registry, "counted");
+        unattributed = records(registry, "unattributed");
+        expired = records(registry, "expired");
+        invalid = records(registry, "invalid");
+        replayed = records(registry, "replayed");
+        transitions = Counter.builder("jobmon.ingest.transitions").description("status transitions published")
+                .register(registry);
+    }
+
+    private static Counter records(MeterRegistry registry, String result) {
+        return Counter.builder("jobmon.ingest.records").tag("result", result)
+                .description("records of jobmon.k8s.raw by what they did").register(registry);
+    }
+
+    void batch(IngestService.Result r, int invalidRecords) {
+        stored.increment(r.writes().stored());
+        unchanged.increment(r.writes().unchanged());
+        counted.increment(r.writes().counted());
+        unattributed.increment(r.writes().unattributed());
+        expired.increment(r.writes().expired());
+        replayed.increment(r.replayed());
+        invalid.increment(invalidRecords);
+        transitions.increment(r.writes().transitions().size());
+    }
+}

@@ -1,0 +1,104 @@
+package io.jobmon.events.ingest;
+
+import io.jobmon.events.config.EventsConfig;
+import io.jobmon.events.status.JobModel;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Applies a batch of decoded {@code jobmon.k8s.raw} records in one transaction: the partitions' applied offsets
+ * (locked), the jobs (locked), pods, events, quota, job states, the outbox, and the new offsets. Records at
+ * offsets already applied are skipped, so a batch re-read after a crash changes nothing twice.
+ */
+@ApplicationScoped
+public class IngestService {
+
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(IngestService.class);
+
+    /** The outcome of a batch: what changed and the transitions to publish now. */
+    public record Result(BatchWrites writes, List<OutboxRepository.Pending> outbox, int replayed) {
+    }
+
+    private final Pool pool;
+    private final OffsetRepository offsets;
+    private final JobStateRepository jobs;
+    private final QuotaRepository quotas;
+    private final StoreRepository store;
+    private final OutboxRepository outbox;
+    private final EventPartitions partitions;
+    private final JobResolver resolver;
+    private final EventsConfig config;
+
+    public IngestService(Pool pool, OffsetRepository offsets, JobStateRepository jobs, QuotaRepository quotas,
+            StoreRepository store, OutboxRepository outbox, EventPartitions partitions, JobResolver resolver,
+            EventsConfig config) {
+        this.pool = pool;
+        this.offsets = offsets;
+        this.jobs = jobs;
+        this.quotas = quotas;
+        this.store = store;
+        this.outbox = outbox;
+        this.partitions = partitions;
+        this.resolver = resolver;
+        this.config = config;
+    }
+
+    /**
+     * @param topic the topic the records came from (offsets are kept per topic and partition)
+     * @param records valid records in partition order
+     * @param lastOffsets the highest offset of the batch per partition, invalid records included
+     */
+    public Uni<Result> apply(String topic, List<RawRecord> records, Map<Integer, Long> lastOffsets) {
+        Instant retentionStart = partitions.retentionStart();
+        List<Instant> days = records.stream().filter(r -> r.event() != null).map(r -> r.event().createdAt())
+                .filter(t -> !t.isBefore(retentionStart)).toList();
+        return partitions.ensureFor(days)
+                .chain(() -> resolver.resolve(records))
+                .chain(resolved -> pool.withTransaction(conn -> applyIn(conn, topic, resolved, lastOffsets, retentionStart)))
+                .onFailure().invoke(e -> LOG.warnf(e, "batch of %d records failed, retrying", records.size()))
+                .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(10)).atMost(10);
+    }
+
+    private Uni<Result> applyIn(SqlConnection conn, String topic, List<RawRecord> records, Map<Integer, Long> last,
+            Instant retentionStart) {
+        return offsets.lock(conn, topic, last.keySet()).chain(next -> {
+            List<RawRecord> fresh = new ArrayList<>();
+            for (RawRecord r : records) {
+                if (r.offset() >= next.getOrDefault(r.partition(), 0L)) {
+                    fresh.add(r);
+                }
+            }
+            int replayed = records.size() - fresh.size();
+            Set<String> ids = new LinkedHashSet<>();
+            fresh.stream().filter(r -> r.jobId() != null).forEach(r -> ids.add(r.jobId()));
+            Map<Integer, Long> newNext = new HashMap<>();
+            last.forEach((p, o) -> newNext.put(p, o + 1));
+            return jobs.lock(conn, ids).chain(loaded -> quotas.load(conn, ids).chain(quotaRows -> {
+                EventQuota quota = new EventQuota(config.quotaFirstPerReason(), quotaRows);
+                BatchWrites w = new BatchApplier(loaded, quota, retentionStart).apply(fresh);
+                return write(conn, w, loaded, quota)
+                        .chain(() -> outbox.add(conn, w.transitions()))
+                        .call(() -> offsets.save(conn, topic, newNext))
+                        .map(pending -> new Result(w, pending, replayed));
+            }));
+        });
+    }
+
+    private Uni<Void> write(SqlConnection conn, BatchWrites w, Map<String, JobModel> loaded, EventQuota quota) {
+        return store.evict(conn, w.evictions())
+                .chain(() -> store.pods(conn, List.copyOf(w.pods().values())))
+                .chain(() -> store.events(conn, List.copyOf(w.events().values())))
+                .chain(() -> quotas.save(conn, quota.rows().values()))
+                .chain(() -> jobs.save(conn, loaded.values()));
+    }
+}

@@ -1,0 +1,95 @@
+package io.jobmon.events.ingest;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.events.k8s.PodView;
+import io.jobmon.events.status.JobModel;
+import io.jobmon.events.status.Signal;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Loads jobs with their pods for a batch, locking their rows so that batches of two consumers that touch the
+ * same job (its pods may sit on different partitions) apply one after the other; writes them back.
+ */
+@ApplicationScoped
+public class JobStateRepository {
+
+    private static final TypeReference<Map<String, Signal>> SIGNALS = new TypeReference<>() {
+    };
+    private static final String ENSURE = "INSERT INTO events.job_state (job_id) SELECT j FROM unnest($1::text[]) AS j"
+            + " ORDER BY j ON CONFLICT DO NOTHING";
+    private static final String LOCK = "SELECT job_id, cluster, status, reason, message, exit_code, sequence,"
+            + " stop_requested, signals FROM events.job_state WHERE job_id = ANY($1::text[]) ORDER BY job_id FOR UPDATE";
+    private static final String PODS = "SELECT job_id, view FROM events.pod_state WHERE job_id = ANY($1::text[])";
+    private static final String SAVE = "UPDATE events.job_state j SET cluster = u.cluster, status = u.status,"
+            + " reason = u.reason, message = u.message, exit_code = u.exit_code, sequence = u.sequence,"
+            + " stop_requested = u.stop, signals = u.signals::jsonb, updated_at = now()"
+            + " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[],"
+            + " $8::bool[], $9::text[]) AS u(job_id, cluster, status, reason, message, exit_code, sequence, stop, signals)"
+            + " WHERE j.job_id = u.job_id";
+
+    /** The jobs, with their pods, locked for the transaction; jobs never seen come back fresh. */
+    public Uni<Map<String, JobModel>> lock(SqlConnection conn, Collection<String> jobIds) {
+        String[] ids = jobIds.stream().sorted().distinct().toArray(String[]::new);
+        Map<String, Map<String, PodView>> pods = new HashMap<>();
+        return conn.preparedQuery(ENSURE).execute(Tuple.of(ids))
+                .chain(() -> conn.preparedQuery(PODS).execute(Tuple.of((Object) ids)))
+                .invoke(rows -> {
+                    for (Row r : rows) {
+                        PodView p = Sql.read(r.getValue("view"), PodView.class);
+                        pods.computeIfAbsent(r.getString("job_id"), k -> new LinkedHashMap<>())
+                                .put(p.namespace() + "/" + p.name(), p);
+                    }
+                })
+                .chain(() -> conn.preparedQuery(LOCK).execute(Tuple.of((Object) ids)))
+                .map(rows -> {
+                    Map<String, JobModel> jobs = new HashMap<>();
+                    for (Row r : rows) {
+                        String id = r.getString("job_id");
+                        String status = r.getString("status");
+                        jobs.put(id, new JobModel(id, r.getString("cluster"), pods.getOrDefault(id, Map.of()),
+                                Sql.read(r.getValue("signals"), SIGNALS), Boolean.TRUE.equals(r.getBoolean("stop_requested")),
+                                status == null ? null : JobStatus.valueOf(status), r.getString("reason"),
+                                r.getString("message"), r.getInteger("exit_code"), r.getLong("sequence")));
+                    }
+                    return jobs;
+                });
+    }
+
+    /** Writes back the jobs that learnt something. */
+    public Uni<Void> save(SqlConnection conn, Collection<JobModel> jobs) {
+        var changed = jobs.stream().filter(JobModel::changed).toList();
+        if (changed.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        int n = changed.size();
+        String[] id = new String[n], cluster = new String[n], status = new String[n], reason = new String[n],
+                message = new String[n], signals = new String[n];
+        Integer[] exit = new Integer[n];
+        Long[] seq = new Long[n];
+        Boolean[] stop = new Boolean[n];
+        for (int i = 0; i < n; i++) {
+            JobModel j = changed.get(i);
+            id[i] = j.jobId();
+            cluster[i] = j.cluster();
+            status[i] = j.status() == null ? null : j.status().name();
+            reason[i] = j.reason();
+            message[i] = j.message();
+            exit[i] = j.exitCode();
+            seq[i] = j.sequence();
+            stop[i] = j.stopRequested();
+            signals[i] = Sql.json(j.signals());
+        }
+        return conn.preparedQuery(SAVE).execute(Tuple.from(List.of(id, cluster, status, reason, message, exit, seq, stop, signals)))
+                .replaceWithVoid();
+    }
+}

@@ -1,0 +1,80 @@
+package io.jobmon.events.ingest;
+
+import static io.jobmon.events.ingest.Sql.ts;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The event quota rows of a batch's jobs (read under the jobs' locks, written back when changed). */
+@ApplicationScoped
+public class QuotaRepository {
+
+    private static final TypeReference<Map<String, Integer>> RECENT = new TypeReference<>() {
+    };
+    private static final String LOAD = "SELECT job_id, object_key, reason, first_uids, latest_uid, latest_created,"
+            + " latest_time, latest_count, omitted_events, omitted_occurrences, recent FROM events.event_quota"
+            + " WHERE job_id = ANY($1::text[])";
+    private static final String SAVE = "INSERT INTO events.event_quota AS q (job_id, object_key, reason, first_uids,"
+            + " latest_uid, latest_created, latest_time, latest_count, omitted_events, omitted_occurrences, recent)"
+            + " SELECT j, o, r, string_to_array(f, E'\\x1f'), lu, lc, lt, n, oe, oo, re::jsonb FROM unnest($1::text[],"
+            + " $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[],"
+            + " $9::int[], $10::bigint[], $11::text[]) AS x(j, o, r, f, lu, lc, lt, n, oe, oo, re)"
+            + " ON CONFLICT (job_id, object_key, reason) DO UPDATE SET first_uids = EXCLUDED.first_uids,"
+            + " latest_uid = EXCLUDED.latest_uid, latest_created = EXCLUDED.latest_created,"
+            + " latest_time = EXCLUDED.latest_time, latest_count = EXCLUDED.latest_count,"
+            + " omitted_events = EXCLUDED.omitted_events, omitted_occurrences = EXCLUDED.omitted_occurrences,"
+            + " recent = EXCLUDED.recent";
+
+    public Uni<Map<String, QuotaRow>> load(SqlConnection conn, Collection<String> jobIds) {
+        return conn.preparedQuery(LOAD).execute(Tuple.of((Object) jobIds.toArray(String[]::new))).map(rows -> {
+            Map<String, QuotaRow> out = new HashMap<>();
+            for (Row r : rows) {
+                QuotaRow q = new QuotaRow(r.getString("job_id"), r.getString("object_key"), r.getString("reason"),
+                        List.of(r.getArrayOfStrings("first_uids")), r.getString("latest_uid"),
+                        Sql.instant(r.getOffsetDateTime("latest_created")), Sql.instant(r.getOffsetDateTime("latest_time")),
+                        r.getInteger("latest_count"), r.getInteger("omitted_events"), r.getLong("omitted_occurrences"),
+                        Sql.read(r.getValue("recent"), RECENT));
+                out.put(q.key(), q);
+            }
+            return out;
+        });
+    }
+
+    public Uni<Void> save(SqlConnection conn, Collection<QuotaRow> rows) {
+        List<QuotaRow> dirty = rows.stream().filter(q -> q.dirty).toList();
+        if (dirty.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        int n = dirty.size();
+        String[] job = new String[n], obj = new String[n], reason = new String[n], firsts = new String[n],
+                latest = new String[n], recent = new String[n];
+        OffsetDateTime[] created = new OffsetDateTime[n], time = new OffsetDateTime[n];
+        Integer[] count = new Integer[n], omitted = new Integer[n];
+        Long[] occurrences = new Long[n];
+        for (int i = 0; i < n; i++) {
+            QuotaRow q = dirty.get(i);
+            job[i] = q.jobId;
+            obj[i] = q.objectKey;
+            reason[i] = q.reason;
+            firsts[i] = String.join("\u001f", q.firstUids);
+            latest[i] = q.latestUid;
+            created[i] = ts(q.latestCreated);
+            time[i] = ts(q.latestTime);
+            count[i] = q.latestCount;
+            omitted[i] = q.omittedEvents;
+            occurrences[i] = q.omittedOccurrences;
+            recent[i] = Sql.json(q.recent);
+        }
+        return conn.preparedQuery(SAVE).execute(Tuple.from(List.of(job, obj, reason, firsts, latest, created, time,
+                count, omitted, occurrences, recent))).replaceWithVoid();
+    }
+}

@@ -1,0 +1,114 @@
+package io.jobmon.events.ingest;
+
+import static io.jobmon.events.ingest.Sql.ts;
+
+import io.jobmon.events.k8s.EventView;
+import io.jobmon.events.k8s.PodView;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Multi-row writes of a batch's pods and events: one statement each, guarded by resourceVersion so that a
+ * stale or repeated object changes nothing even when two writers race.
+ */
+@ApplicationScoped
+public class StoreRepository {
+
+    private static final String PODS = "INSERT INTO events.pod_state AS p (cluster, namespace, name, uid, job_id, k8s_job,"
+            + " resource_version, deleted, view) SELECT c, n, m, u, j, k, rv, d, v::jsonb FROM unnest($1::text[],"
+            + " $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bool[], $9::text[])"
+            + " AS x(c, n, m, u, j, k, rv, d, v) ON CONFLICT (cluster, namespace, name) DO UPDATE SET uid = EXCLUDED.uid,"
+            + " job_id = EXCLUDED.job_id, k8s_job = EXCLUDED.k8s_job, resource_version = EXCLUDED.resource_version,"
+            + " deleted = EXCLUDED.deleted, view = EXCLUDED.view, updated_at = now()"
+            + " WHERE p.resource_version < EXCLUDED.resource_version";
+    private static final String EVENTS = "INSERT INTO events.event AS e (cluster, uid, created_at, job_id, namespace,"
+            + " name, object_kind, object_name, field_path, type, reason, message, count, first_time, last_time, source,"
+            + " resource_version) SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[],"
+            + " $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],"
+            + " $13::int[], $14::timestamptz[], $15::timestamptz[], $16::text[], $17::bigint[])"
+            + " ON CONFLICT (cluster, uid, created_at) DO UPDATE SET type = EXCLUDED.type, reason = EXCLUDED.reason,"
+            + " message = EXCLUDED.message, count = EXCLUDED.count, first_time = EXCLUDED.first_time,"
+            + " last_time = EXCLUDED.last_time, resource_version = EXCLUDED.resource_version"
+            + " WHERE e.resource_version < EXCLUDED.resource_version";
+    private static final String EVICT = "DELETE FROM events.event e USING unnest($1::text[], $2::timestamptz[])"
+            + " AS d(uid, created) WHERE e.uid = d.uid AND e.created_at = d.created";
+
+    public Uni<Void> pods(SqlConnection conn, List<BatchWrites.PodWrite> writes) {
+        if (writes.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        int n = writes.size();
+        String[] c = new String[n], ns = new String[n], name = new String[n], uid = new String[n], job = new String[n],
+                k8sJob = new String[n], view = new String[n];
+        Long[] rv = new Long[n];
+        Boolean[] deleted = new Boolean[n];
+        for (int i = 0; i < n; i++) {
+            PodView p = writes.get(i).pod();
+            c[i] = writes.get(i).cluster();
+            ns[i] = p.namespace() == null ? "" : p.namespace();
+            name[i] = p.name();
+            uid[i] = p.uid();
+            job[i] = p.jobId();
+            k8sJob[i] = p.k8sJob();
+            rv[i] = p.resourceVersion();
+            deleted[i] = p.deleted();
+            view[i] = Sql.json(p);
+        }
+        return conn.preparedQuery(PODS).execute(Tuple.from(List.of(c, ns, name, uid, job, k8sJob, rv, deleted, view)))
+                .replaceWithVoid();
+    }
+
+    public Uni<Void> events(SqlConnection conn, List<BatchWrites.EventWrite> writes) {
+        if (writes.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        int n = writes.size();
+        String[] c = new String[n], uid = new String[n], job = new String[n], ns = new String[n], name = new String[n],
+                kind = new String[n], obj = new String[n], path = new String[n], type = new String[n],
+                reason = new String[n], msg = new String[n], source = new String[n];
+        OffsetDateTime[] created = new OffsetDateTime[n], first = new OffsetDateTime[n], last = new OffsetDateTime[n];
+        Integer[] count = new Integer[n];
+        Long[] rv = new Long[n];
+        for (int i = 0; i < n; i++) {
+            EventView e = writes.get(i).event();
+            c[i] = writes.get(i).cluster();
+            uid[i] = e.uid();
+            created[i] = ts(e.createdAt());
+            job[i] = writes.get(i).jobId();
+            ns[i] = e.namespace();
+            name[i] = e.name();
+            kind[i] = e.objectKind();
+            obj[i] = e.objectName();
+            path[i] = e.fieldPath();
+            type[i] = e.type();
+            reason[i] = e.reason();
+            msg[i] = e.message();
+            count[i] = e.count();
+            first[i] = ts(e.firstTime());
+            last[i] = ts(e.lastTime());
+            source[i] = e.source();
+            rv[i] = e.resourceVersion();
+        }
+        return conn.preparedQuery(EVENTS).execute(Tuple.from(List.of(c, uid, created, job, ns, name, kind, obj, path,
+                type, reason, msg, count, first, last, source, rv))).replaceWithVoid();
+    }
+
+    public Uni<Void> evict(SqlConnection conn, List<BatchWrites.Eviction> evictions) {
+        if (evictions.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<String> uids = new ArrayList<>();
+        List<OffsetDateTime> created = new ArrayList<>();
+        for (BatchWrites.Eviction e : evictions) {
+            uids.add(e.uid());
+            created.add(ts(e.createdAt()));
+        }
+        return conn.preparedQuery(EVICT).execute(Tuple.of(uids.toArray(String[]::new),
+                created.toArray(OffsetDateTime[]::new))).replaceWithVoid();
+    }
+}

@@ -1,0 +1,106 @@
+package io.jobmon.events.bench;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Kafka and PostgreSQL plumbing shared by the benchmark and the fault test. */
+final class Bench {
+
+    private Bench() {
+    }
+
+    static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+        }
+    }
+
+    static KafkaProducer<String, String> producer(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        return new KafkaProducer<>(p);
+    }
+
+    static KafkaConsumer<String, String> consumer(String bootstrap, String topic) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-plain-" + UUID.randomUUID());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        KafkaConsumer<String, String> c = new KafkaConsumer<>(p);
+        c.subscribe(List.of(topic));
+        return c;
+    }
+
+    /** Produces every job's records, jobs interleaved in waves (per-key order kept); returns the count. */
+    static long produce(KafkaProducer<String, String> producer, String topic, Workload w, List<String> jobs) {
+        long n = 0;
+        int wave = 500;
+        for (int from = 0; from < jobs.size(); from += wave) {
+            List<List<Workload.Raw>> batch = jobs.subList(from, Math.min(jobs.size(), from + wave)).stream().map(w::job).toList();
+            for (int i = 0; i < Workload.PER_JOB; i++) {
+                for (List<Workload.Raw> job : batch) {
+                    Workload.Raw r = job.get(i);
+                    producer.send(new ProducerRecord<>(topic, r.key(), r.value()));
+                    n++;
+                }
+            }
+        }
+        producer.flush();
+        return n;
+    }
+
+    /** Reads the topic from the start with a plain consumer until {@code total} records came; returns seconds. */
+    static double plainRead(String bootstrap, String topic, long total) {
+        long start = System.nanoTime();
+        long seen = 0;
+        try (KafkaConsumer<String, String> c = consumer(bootstrap, topic)) {
+            while (seen < total) {
+                seen += c.poll(Duration.ofMillis(200)).count();
+            }
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    static Connection db(String url, String user, String password) throws SQLException {
+        return DriverManager.getConnection("jdbc:" + url, user, password);
+    }
+
+    static long scalar(Connection c, String sql) {
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            return r.next() ? r.getLong(1) : 0;
+        } catch (SQLException e) {
+            return -1; // the schema is not there yet
+        }
+    }
+
+    /** Records applied so far (the offsets the service stored with its effects). */
+    static long applied(Connection c) {
+        return scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM events.consumer_offset WHERE topic NOT LIKE 'test.%'");
+    }
+}

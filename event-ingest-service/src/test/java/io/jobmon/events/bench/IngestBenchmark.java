@@ -1,0 +1,205 @@
+package io.jobmon.events.bench;
+
+import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.testsupport.EmbeddedKafka;
+import io.jobmon.testsupport.EmbeddedPostgresDb;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Ingest throughput and status latency of event-ingest-service (a program, not a test). See the README for the
+ * command. Arguments: {@code records} (default 1,000,000; 100 per job), {@code partitions} (4), {@code rate}
+ * for the latency phase (5000/s) and its {@code seconds} (60).
+ *
+ * <ol>
+ * <li>Produces the records of {@code records/100} jobs to a fresh topic.</li>
+ * <li>A plain Kafka consumer reads them all: the reference rate.</li>
+ * <li>The service (a separate process, fresh consumer group) ingests them: records stored per second and status
+ * transitions published per second, from its first applied batch to its last.</li>
+ * <li>Then records of new jobs are produced at a steady {@code rate}; for every transition, the time from the
+ * production of the record that caused it to its arrival on the status topic; p50/p99/max.</li>
+ * </ol>
+ */
+public final class IngestBenchmark {
+
+    public static void main(String[] args) throws Exception {
+        long records = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
+        int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        int rate = args.length > 2 ? Integer.parseInt(args[2]) : 5000;
+        int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 60;
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        String bootstrap = EmbeddedKafka.bootstrapServers();
+        EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
+        String raw = "bench.k8s.raw." + run;
+        String status = "bench.job.status." + run;
+        Bench.createTopic(bootstrap, raw, partitions);
+        Bench.createTopic(bootstrap, status, partitions);
+        Workload w = new Workload("bench");
+        List<String> jobs = new ArrayList<>();
+        for (int i = 0; i < records / Workload.PER_JOB; i++) {
+            jobs.add("b" + run + "-" + i);
+        }
+        long total;
+        long t0 = System.nanoTime();
+        try (KafkaProducer<String, String> producer = Bench.producer(bootstrap)) {
+            total = Bench.produce(producer, raw, w, jobs);
+        }
+        System.out.printf("produced %,d records of %,d jobs in %.1f s%n", total, jobs.size(), (System.nanoTime() - t0) / 1e9);
+        double plain = Bench.plainRead(bootstrap, raw, total);
+        System.out.printf("plain consumer: %,d records in %.1f s = %,.0f records/s%n", total, plain, total / plain);
+
+        ServiceProcess service = new ServiceProcess("bench", bootstrap, pg.url(), pg.user(), pg.password(), raw, status,
+                "bench-" + run);
+        StatusWatch watch = new StatusWatch(bootstrap, status);
+        watch.start();
+        service.start();
+        try (Connection db = Bench.db(pg.url(), pg.user(), pg.password())) {
+            long before = Bench.applied(db);
+            while (Bench.applied(db) <= before) {
+                Thread.sleep(20);
+            }
+            long start = System.nanoTime();
+            long startStatuses = watch.count();
+            while (Bench.applied(db) - before < total) {
+                Thread.sleep(50);
+            }
+            double secs = (System.nanoTime() - start) / 1e9;
+            Thread.sleep(1000);
+            long statuses = watch.count() - startStatuses;
+            System.out.printf("service: %,d records in %.1f s = %,.0f records/s (%.0f%% of plain); %,d transitions = %,.0f/s%n",
+                    total, secs, total / secs, 100 * (total / secs) / (total / plain), statuses, statuses / secs);
+            System.out.printf("store: %,d pods, %,d events, %,d jobs%n", Bench.scalar(db, "SELECT count(*) FROM events.pod_state"),
+                    Bench.scalar(db, "SELECT count(*) FROM events.event"), Bench.scalar(db, "SELECT count(*) FROM events.job_state"));
+
+            latency(bootstrap, raw, w, run, rate, seconds, watch);
+        } finally {
+            service.stop();
+            watch.stopWatching();
+            System.out.println("service log: " + service.log());
+        }
+        System.exit(0);
+    }
+
+    /** Steady production of new jobs' records at {@code rate}/s; latency of every transition they cause. */
+    static void latency(String bootstrap, String raw, Workload w, String run, int rate, int seconds, StatusWatch watch)
+            throws Exception {
+        Map<String, long[]> sentAt = new ConcurrentHashMap<>();
+        Map<String, List<Workload.Raw>> plan = new ConcurrentHashMap<>();
+        int jobsNeeded = rate * seconds / Workload.PER_JOB + 1;
+        List<String> jobs = new ArrayList<>();
+        for (int i = 0; i < jobsNeeded; i++) {
+            String id = "l" + run + "-" + i;
+            jobs.add(id);
+            plan.put(id, w.job(id));
+            sentAt.put(id, new long[Workload.PER_JOB]);
+        }
+        watch.track(sentAt);
+        long start = System.nanoTime();
+        long n = 0;
+        try (KafkaProducer<String, String> producer = Bench.producer(bootstrap)) {
+            int wave = 50;
+            for (int from = 0; from < jobs.size(); from += wave) {
+                List<String> group = jobs.subList(from, Math.min(jobs.size(), from + wave));
+                for (int i = 0; i < Workload.PER_JOB; i++) {
+                    for (String job : group) {
+                        long due = start + n * 1_000_000_000L / rate;
+                        while (System.nanoTime() < due) {
+                            Thread.onSpinWait();
+                        }
+                        Workload.Raw r = plan.get(job).get(i);
+                        sentAt.get(job)[i] = System.currentTimeMillis();
+                        producer.send(new ProducerRecord<>(raw, r.key(), r.value()));
+                        n++;
+                    }
+                }
+            }
+        }
+        Thread.sleep(5000);
+        long[] lat = watch.latencies();
+        Arrays.sort(lat);
+        System.out.printf("latency at %,d records/s for %.0f s (%,d transitions): p50 %d ms, p99 %d ms, max %d ms%n",
+                rate, (System.nanoTime() - start) / 1e9, lat.length, pct(lat, 50), pct(lat, 99),
+                lat.length == 0 ? -1 : lat[lat.length - 1]);
+    }
+
+    static long pct(long[] sorted, int p) {
+        return sorted.length == 0 ? -1 : sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+    }
+
+    /**
+     * Reads the status topic; for tracked jobs, the latency of a transition is its arrival minus the production
+     * time of the job's record that caused it (the newest record of the job produced before it arrived whose
+     * effects include it: the record whose index the transition's pods reveal is not needed because every
+     * transition of this workload is caused by the job's pod record then last produced).
+     */
+    static final class StatusWatch extends Thread {
+        private final KafkaConsumer<String, String> consumer;
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private volatile long count;
+        private volatile Map<String, long[]> sentAt = Map.of();
+        private final List<Long> latencies = new ArrayList<>();
+
+        StatusWatch(String bootstrap, String topic) {
+            consumer = Bench.consumer(bootstrap, topic);
+            setDaemon(true);
+        }
+
+        void track(Map<String, long[]> sent) {
+            this.sentAt = sent;
+        }
+
+        long count() {
+            return count;
+        }
+
+        synchronized long[] latencies() {
+            return latencies.stream().mapToLong(Long::longValue).toArray();
+        }
+
+        void stopWatching() {
+            running.set(false);
+        }
+
+        @Override
+        public void run() {
+            while (running.get()) {
+                for (ConsumerRecord<String, String> r : consumer.poll(java.time.Duration.ofMillis(100))) {
+                    count++;
+                    long[] sent = sentAt.get(r.key());
+                    if (sent != null) {
+                        long now = System.currentTimeMillis();
+                        JobStatusChanged s = CloudEvents.decode(r.value(), JobStatusChanged.class).data();
+                        long cause = causeTime(sent, s, now);
+                        if (cause > 0) {
+                            synchronized (this) {
+                                latencies.add(now - cause);
+                            }
+                        }
+                    }
+                }
+            }
+            consumer.close();
+        }
+
+        /** The production time of the pod record that moved the job to this status (Workload's fixed order). */
+        private static long causeTime(long[] sent, JobStatusChanged s, long now) {
+            int index = switch (s.status()) {
+                case PENDING -> 0; // first pod created
+                case RUNNING -> 15; // second pod running
+                case SUCCEEDED -> 99; // second pod succeeded
+                default -> -1;
+            };
+            return index < 0 || sent[index] == 0 ? -1 : sent[index];
+        }
+    }
+}

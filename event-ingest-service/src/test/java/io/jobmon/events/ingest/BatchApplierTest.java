@@ -1,0 +1,74 @@
+package io.jobmon.events.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.events.k8s.Fixtures;
+import io.jobmon.events.status.JobModel;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Duplicate and out-of-order records within and across batches, without a database. */
+class BatchApplierTest {
+
+    static final Instant T = Instant.parse("2025-03-04T12:00:00Z");
+    static final Instant OLD = Instant.parse("2024-01-01T00:00:00Z");
+
+    static RawRecord pod(String fixture, long offset) {
+        return new RawRecord(0, offset, T, "c1", "r1", "j-7f3a9c", Fixtures.pod(fixture), null);
+    }
+
+    static RawRecord event(String fixture, long offset) {
+        return new RawRecord(0, offset, T, "c1", "r1", "j-7f3a9c", null, Fixtures.event(fixture));
+    }
+
+    @Test
+    void eachChangeOfStatusOrReasonIsOneTransitionWithTheNextSequence() {
+        BatchWrites w = new BatchApplier(new HashMap<>(), new EventQuota(1, new HashMap<>()), OLD).apply(List.of(
+                pod("pod-created", 0), event("event-failedscheduling-gpu", 1), pod("pod-container-creating", 2),
+                pod("pod-running", 3), pod("pod-succeeded", 4)));
+        assertEquals(List.of(JobStatus.PENDING, JobStatus.QUEUED, JobStatus.PENDING, JobStatus.RUNNING,
+                JobStatus.SUCCEEDED), w.transitions().stream().map(JobStatusChanged::status).toList());
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L), w.transitions().stream().map(JobStatusChanged::sequence).toList());
+    }
+
+    @Test
+    void anOlderPodVersionAndARepeatedRecordChangeNothing() {
+        Map<String, JobModel> jobs = new HashMap<>();
+        BatchWrites w = new BatchApplier(jobs, new EventQuota(1, new HashMap<>()), OLD).apply(List.of(
+                pod("pod-running", 0), pod("pod-succeeded", 1), pod("pod-running", 2), pod("pod-succeeded", 3)));
+        assertEquals(2, w.stored());
+        assertEquals(2, w.unchanged());
+        assertEquals(1030, w.pods().values().iterator().next().pod().resourceVersion());
+        assertEquals(JobStatus.SUCCEEDED, jobs.get("j-7f3a9c").status());
+        assertEquals(2, jobs.get("j-7f3a9c").sequence());
+    }
+
+    @Test
+    void aRepeatedEventUpdateKeepsTheHighestCount() {
+        BatchWrites w = new BatchApplier(new HashMap<>(), new EventQuota(1, new HashMap<>()), OLD).apply(List.of(
+                event("event-backoff-1", 0), event("event-backoff-5", 1), event("event-backoff-1", 2)));
+        assertEquals(1, w.events().size());
+        assertEquals(5, w.events().values().iterator().next().event().count());
+    }
+
+    @Test
+    void eventsBeforeTheRetentionWindowMoveStatusButAreNotStored() {
+        BatchWrites w = new BatchApplier(new HashMap<>(), new EventQuota(1, new HashMap<>()), T).apply(List.of(
+                pod("pod-created", 0), event("event-failedscheduling-gpu", 1)));
+        assertEquals(0, w.events().size());
+        assertEquals(1, w.expired());
+        assertEquals(JobStatus.QUEUED, w.transitions().get(1).status());
+    }
+
+    @Test
+    void recordsOfNoKnownJobAreCountedAsUnattributed() {
+        RawRecord orphan = new RawRecord(0, 0, T, "c1", "r1", null, null, Fixtures.event("event-scheduled"));
+        BatchWrites w = new BatchApplier(new HashMap<>(), new EventQuota(1, new HashMap<>()), OLD).apply(List.of(orphan));
+        assertEquals(1, w.unattributed());
+    }
+}

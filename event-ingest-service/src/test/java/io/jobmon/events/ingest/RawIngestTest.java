@@ -1,0 +1,144 @@
+package io.jobmon.events.ingest;
+
+import static io.jobmon.events.ingest.Store.count;
+import static io.jobmon.events.ingest.Store.rows;
+import static io.jobmon.events.ingest.Store.send;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.contracts.events.Topics;
+import io.jobmon.events.k8s.Fixtures;
+import io.jobmon.testsupport.KafkaTestClient;
+import io.jobmon.testsupport.KafkaTestResource;
+import io.jobmon.testsupport.PostgresTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.oidc.server.OidcWiremockTestResource;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/** The consumer of jobmon.k8s.raw on a real broker and a real PostgreSQL. */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+@WithTestResource(OidcWiremockTestResource.class)
+class RawIngestTest {
+
+    @Inject
+    Pool pool;
+    @Inject
+    IngestService ingest;
+
+    static String newJob() {
+        return "j-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Pod names are unique per job: a pod is identified by cluster, namespace and name. */
+    static void sendPod(String job, String fixture, String shortName) {
+        String pod = job + "-" + shortName;
+        send("c1/team-nlp/" + pod, Fixtures.record("c1", "MODIFIED",
+                Fixtures.retarget(fixture, job, pod, job + "-" + pod, Fixtures.json(fixture).path("metadata")
+                        .path("resourceVersion").asLong()), null));
+    }
+
+    static void sendEvent(String job, String fixture, String shortName, String uid) {
+        String pod = job + "-" + shortName;
+        send("c1/team-nlp/" + pod, Fixtures.record("c1", "ADDED", Fixtures.retarget(fixture, job, pod, uid,
+                Fixtures.json(fixture).path("metadata").path("resourceVersion").asLong()), job));
+    }
+
+    @Test
+    void podsAndEventsAreStoredAndEachTransitionPublishedWithAnIncreasingSequence() {
+        String job = newJob();
+        sendPod(job, "pod-created", "p0");
+        sendEvent(job, "event-failedscheduling-gpu", "p0", job + "-fs");
+        sendPod(job, "pod-running", "p0");
+        sendPod(job, "pod-failed-oomkilled", "p0");
+        List<JobStatusChanged> s = Store.statuses(job, 4);
+        assertEquals(List.of(JobStatus.PENDING, JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.FAILED),
+                s.stream().map(JobStatusChanged::status).toList());
+        assertEquals(List.of(1L, 2L, 3L, 4L), s.stream().map(JobStatusChanged::sequence).toList());
+        JobStatusChanged failed = s.get(3);
+        assertEquals("OOMKilled", failed.reason());
+        assertEquals(137, failed.exitCode());
+        assertEquals("c1", failed.cluster());
+        assertEquals(job + "-p0", failed.pods().get(0).name());
+        assertEquals(1, count(pool, "SELECT count(*) FROM events.event WHERE job_id = $1", job));
+        assertEquals(4, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
+    }
+
+    @Test
+    void duplicateAndOutOfOrderRecordsChangeNothing() {
+        String job = newJob();
+        sendPod(job, "pod-succeeded", "p0");
+        sendPod(job, "pod-running", "p0");
+        sendPod(job, "pod-succeeded", "p0");
+        sendEvent(job, "event-backoff-5", "p0", job + "-bo");
+        sendEvent(job, "event-backoff-1", "p0", job + "-bo");
+        sendEvent(job, "event-backoff-5", "p0", job + "-bo");
+        sendPod(job, "pod-created", "p1");
+        Store.statuses(job, 2);
+        await().atMost(Duration.ofSeconds(20)).until(() -> count(pool,
+                "SELECT count(*) FROM events.pod_state WHERE job_id = $1", job) == 2);
+        var pod = rows(pool, "SELECT resource_version, view->>'phase' AS phase FROM events.pod_state WHERE job_id = $1"
+                + " AND name = $2", job, job + "-p0").get(0);
+        assertEquals(1030, pod.getLong("resource_version"));
+        assertEquals("Succeeded", pod.getString("phase"));
+        var event = rows(pool, "SELECT count, resource_version FROM events.event WHERE job_id = $1", job);
+        assertEquals(1, event.size());
+        assertEquals(5, event.get(0).getInteger("count"));
+        List<JobStatusChanged> s = Store.statuses(job, 2);
+        assertEquals(List.of(JobStatus.SUCCEEDED, JobStatus.PARTIALLY_PENDING),
+                s.stream().map(JobStatusChanged::status).toList(), "the stale and repeated records published nothing");
+        assertEquals(2, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
+    }
+
+    @Test
+    void invalidRecordsGoToTheDeadLetterQueueWithTheReasonAndThePartitionMovesOn() {
+        String job = newJob();
+        send("c1/team-nlp/x", "this is not JSON " + job);
+        var noUid = (com.fasterxml.jackson.databind.node.ObjectNode) Fixtures.retarget("pod-running", job, "p0", "u", 5);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) noUid.get("metadata")).remove("uid");
+        send("c1/team-nlp/p0", Fixtures.record("c1", "ADDED", noUid, job));
+        sendPod(job, "pod-running", "p0");
+        List<ConsumerRecord<String, String>> dead = KafkaTestClient.await(Topics.dlq(Topics.K8S_RAW),
+                r -> r.value() != null && r.value().contains(job), 2, Duration.ofSeconds(30));
+        assertEquals(2, dead.size());
+        String reason = new String(dead.get(1).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
+        assertTrue(reason.contains("without metadata.uid"), reason);
+        assertTrue(new String(dead.get(0).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8)
+                .startsWith("not JSON"));
+        assertEquals(JobStatus.RUNNING, Store.statuses(job, 1).get(0).status());
+    }
+
+    @Test
+    void aBatchReadAgainAfterACrashChangesNothingTheSecondTime() {
+        String job = newJob();
+        String topic = "test.replay." + job;
+        List<RawRecord> batch = List.of(
+                new RawRecord(0, 0, Instant.now(), "c-" + job, "r", job, Fixtures.pod("pod-created"), null),
+                new RawRecord(0, 1, Instant.now(), "c-" + job, "r", job, null, Fixtures.event("event-failedscheduling-gpu")),
+                new RawRecord(0, 2, Instant.now(), "c-" + job, "r", job, null, Fixtures.event("event-backoff-1")),
+                new RawRecord(0, 3, Instant.now(), "c-" + job, "r", job, Fixtures.pod("pod-running"), null));
+        IngestService.Result first = ingest.apply(topic, batch, Map.of(0, 3L)).await().atMost(Duration.ofSeconds(20));
+        assertEquals(3, first.writes().transitions().size());
+        IngestService.Result again = ingest.apply(topic, batch, Map.of(0, 3L)).await().atMost(Duration.ofSeconds(20));
+        assertEquals(4, again.replayed());
+        assertEquals(0, again.writes().transitions().size());
+        assertEquals(3, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
+        assertEquals(2, count(pool, "SELECT count(*) FROM events.event WHERE job_id = $1", job));
+        assertEquals(3, count(pool, "SELECT count(*) FROM events.status_outbox WHERE job_id = $1", job),
+                "left for the sweeper: this test published nothing");
+    }
+}

@@ -1,0 +1,14 @@
+package io.jobmon.events.watch;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.util.Map;
+
+/** A watched cluster {@code mock} (namespace {@code train}) on the mock API server of {@code @WithKubernetesTestServer}. */
+public class WatcherProfile implements QuarkusTestProfile {
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of("jobmon.clusters.mock.type", "kubernetes", "jobmon.clusters.mock.region", "test-region",
+                "jobmon.clusters.mock.namespace", "train");
+    }
+}
