@@ -1,0 +1,182 @@
+package io.jobmon.diagnosis.engine;
+
+import static io.jobmon.diagnosis.engine.JsonFields.bool;
+import static io.jobmon.diagnosis.engine.JsonFields.integer;
+import static io.jobmon.diagnosis.engine.JsonFields.object;
+import static io.jobmon.diagnosis.engine.JsonFields.requireObject;
+import static io.jobmon.diagnosis.engine.JsonFields.scalarText;
+import static io.jobmon.diagnosis.engine.JsonFields.text;
+import static io.jobmon.diagnosis.engine.JsonFields.time;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BiFunction;
+
+/** Validating JSON to {@link EvidenceBundle} conversion; every error names its JSON path. */
+final class BundleParser {
+
+    private BundleParser() {
+    }
+
+    static EvidenceBundle parse(JsonNode root) {
+        if (root == null || !root.isObject()) {
+            throw new BundleValidationException("$", "the bundle must be a JSON object");
+        }
+        return new EvidenceBundle(
+                job(object(root, "job", "job")),
+                list(root, "pods", BundleParser::pod),
+                list(root, "events", BundleParser::event),
+                list(root, "logs", BundleParser::log),
+                list(root, "metrics", BundleParser::metric),
+                window(object(root, "window", "window")),
+                text(root, "hint", "hint"));
+    }
+
+    /** Parses an RFC 3339 time ({@code Z} or offset, {@code T} or space); {@code null} if it is not one. */
+    static Instant parseInstant(String text) {
+        String s = text.trim();
+        try {
+            return Instant.parse(s);
+        } catch (DateTimeParseException e) {
+            try {
+                return OffsetDateTime.parse(s.replace(' ', 'T').replace('z', 'Z')).toInstant();
+            } catch (DateTimeParseException e2) {
+                return null;
+            }
+        }
+    }
+
+    private static EvidenceBundle.Job job(JsonNode n) {
+        if (n == null) {
+            return null;
+        }
+        String status = text(n, "status", "job.status");
+        return new EvidenceBundle.Job(text(n, "id", "job.id"), text(n, "name", "job.name"),
+                status == null ? null : status.trim().toUpperCase(Locale.ROOT),
+                time(n, "submittedAt", "job.submittedAt"), time(n, "startedAt", "job.startedAt"),
+                time(n, "finishedAt", "job.finishedAt"), text(n, "gpuSpec", "job.gpuSpec"),
+                text(n, "queue", "job.queue"), bool(n, "supportsRestart", "job.supportsRestart"),
+                integer(n, "retryCount", "job.retryCount"), integer(n, "maxRetries", "job.maxRetries"),
+                scalarText(n, "priority", "job.priority"));
+    }
+
+    private static EvidenceBundle.Pod pod(JsonNode n, String path) {
+        List<EvidenceBundle.Container> containers = new ArrayList<>();
+        JsonNode cs = n.get("containers");
+        if (cs != null && !cs.isNull()) {
+            if (!cs.isArray()) {
+                throw new BundleValidationException(path + ".containers", "must be an array");
+            }
+            for (int i = 0; i < cs.size(); i++) {
+                String p = path + ".containers[" + i + "]";
+                JsonNode c = requireObject(cs.get(i), p);
+                containers.add(new EvidenceBundle.Container(text(c, "name", p + ".name"),
+                        text(c, "state", p + ".state"), text(c, "reason", p + ".reason"),
+                        integer(c, "exitCode", p + ".exitCode"), integer(c, "restartCount", p + ".restartCount"),
+                        text(c, "message", p + ".message")));
+            }
+        }
+        return new EvidenceBundle.Pod(text(n, "name", path + ".name"), text(n, "node", path + ".node"),
+                text(n, "phase", path + ".phase"), text(n, "reason", path + ".reason"),
+                text(n, "message", path + ".message"), containers);
+    }
+
+    private static EvidenceBundle.Event event(JsonNode n, String path) {
+        return new EvidenceBundle.Event(time(n, "time", path + ".time"), text(n, "type", path + ".type"),
+                text(n, "reason", path + ".reason"), text(n, "object", path + ".object"),
+                text(n, "message", path + ".message"));
+    }
+
+    private static EvidenceBundle.LogLine log(JsonNode n, String path) {
+        return new EvidenceBundle.LogLine(time(n, "time", path + ".time"), text(n, "pod", path + ".pod"),
+                text(n, "container", path + ".container"), text(n, "stream", path + ".stream"),
+                text(n, "line", path + ".line"));
+    }
+
+    private static EvidenceBundle.Metric metric(JsonNode n, String path) {
+        String name = text(n, "name", path + ".name");
+        Map<String, String> labels = new LinkedHashMap<>();
+        JsonNode ls = object(n, "labels", path + ".labels");
+        if (ls != null) {
+            for (Map.Entry<String, JsonNode> e : ls.properties()) {
+                if (e.getValue().isNull()) {
+                    continue;
+                }
+                if (!e.getValue().isValueNode()) {
+                    throw new BundleValidationException(path + ".labels." + e.getKey(), "must be a string");
+                }
+                labels.put(e.getKey(), e.getValue().asText());
+            }
+        }
+        List<EvidenceBundle.Sample> samples = new ArrayList<>();
+        JsonNode ss = n.get("samples");
+        if (ss != null && !ss.isNull()) {
+            if (!ss.isArray()) {
+                throw new BundleValidationException(path + ".samples", "must be an array of [time, value] pairs");
+            }
+            for (int i = 0; i < ss.size(); i++) {
+                samples.add(sample(ss.get(i), path + ".samples[" + i + "]"));
+            }
+        }
+        return new EvidenceBundle.Metric(name, labels, samples);
+    }
+
+    private static EvidenceBundle.Sample sample(JsonNode s, String path) {
+        if (s == null || !s.isArray() || s.size() != 2) {
+            throw new BundleValidationException(path, "a sample must be a [time, number] pair");
+        }
+        JsonNode t = s.get(0);
+        Instant time;
+        if (t.isTextual()) {
+            time = parseInstant(t.asText());
+        } else if (t.isNumber()) {
+            time = Instant.ofEpochMilli(Math.round(t.asDouble() * 1000.0));
+        } else {
+            time = null;
+        }
+        if (time == null) {
+            throw new BundleValidationException(path, "the sample time must be an RFC 3339 string");
+        }
+        JsonNode v = s.get(1);
+        double value;
+        if (v.isNumber()) {
+            value = v.asDouble();
+        } else if (v.isTextual()) {
+            try {
+                value = Double.parseDouble(v.asText().trim());
+            } catch (NumberFormatException e) {
+                throw new BundleValidationException(path, "the sample value must be a number");
+            }
+        } else {
+            throw new BundleValidationException(path, "the sample value must be a number");
+        }
+        return new EvidenceBundle.Sample(time, value);
+    }
+
+    private static EvidenceBundle.Window window(JsonNode n) {
+        return n == null ? null : new EvidenceBundle.Window(time(n, "from", "window.from"), time(n, "to", "window.to"));
+    }
+
+    private static <T> List<T> list(JsonNode root, String key, BiFunction<JsonNode, String, T> element) {
+        JsonNode a = root.get(key);
+        if (a == null || a.isNull()) {
+            return List.of();
+        }
+        if (!a.isArray()) {
+            throw new BundleValidationException(key, "must be an array");
+        }
+        List<T> out = new ArrayList<>(a.size());
+        for (int i = 0; i < a.size(); i++) {
+            String path = key + "[" + i + "]";
+            out.add(element.apply(requireObject(a.get(i), path), path));
+        }
+        return out;
+    }
+}

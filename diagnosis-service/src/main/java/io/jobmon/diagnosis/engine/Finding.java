@@ -1,0 +1,23 @@
+package io.jobmon.diagnosis.engine;
+
+import java.time.Instant;
+
+/**
+ * One match of a catalogue pattern.
+ *
+ * @param pattern the pattern
+ * @param source  {@code log|event|pod|job}
+ * @param time    when (null for pod states and untimed lines)
+ * @param pod     the pod it concerns, or null
+ * @param node    the node it concerns, or null
+ * @param quote   the text to quote as evidence
+ * @param detail  the pattern's detail group, or null
+ * @param order   position in the scan, for stable ordering
+ */
+record Finding(PatternCatalogue.PatternSpec pattern, String source, Instant time, String pod, String node,
+               String quote, String detail, int order) {
+
+    Evidence toEvidence() {
+        return new Evidence(source, time, pod, quote);
+    }
+}

@@ -1,0 +1,142 @@
+package io.jobmon.diagnosis.engine;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The versioned, data-driven catalogue of log/event/pod patterns, per-category texts (English and
+ * Chinese), default actions, precedence and settings. The default one is the classpath resource
+ * {@value #DEFAULT_RESOURCE}; its format is described in {@code diagnosis/README.md} next to it.
+ * Immutable and thread-safe.
+ */
+public final class PatternCatalogue {
+
+    /** Classpath location of the shipped catalogue. */
+    public static final String DEFAULT_RESOURCE = "/diagnosis/patterns-v1.json";
+
+    private static volatile PatternCatalogue defaults;
+
+    private final int version;
+    private final List<PatternSpec> patterns;
+    private final Map<Category, CategorySpec> categories;
+    private final EngineSettings settings;
+
+    PatternCatalogue(int version, List<PatternSpec> patterns, Map<Category, CategorySpec> categories,
+                     EngineSettings settings) {
+        this.version = version;
+        this.patterns = List.copyOf(patterns);
+        this.categories = new EnumMap<>(categories);
+        this.settings = Objects.requireNonNull(settings);
+    }
+
+    /**
+     * Reads and validates a catalogue (JSON). The stream is not closed.
+     *
+     * @throws IllegalArgumentException naming the bad pattern or category
+     */
+    public static PatternCatalogue load(InputStream in) {
+        try {
+            return CatalogueReader.read(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the pattern catalogue", e);
+        }
+    }
+
+    /** The shipped catalogue, loaded once from {@value #DEFAULT_RESOURCE}. */
+    public static PatternCatalogue defaults() {
+        PatternCatalogue c = defaults;
+        if (c == null) {
+            synchronized (PatternCatalogue.class) {
+                c = defaults;
+                if (c == null) {
+                    try (InputStream in = PatternCatalogue.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+                        if (in == null) {
+                            throw new IllegalStateException("missing classpath resource " + DEFAULT_RESOURCE);
+                        }
+                        c = load(in);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    defaults = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    public int version() {
+        return version;
+    }
+
+    public List<PatternSpec> patterns() {
+        return patterns;
+    }
+
+    /** The texts, action and precedence of a category (every category has one). */
+    public CategorySpec category(Category category) {
+        return categories.get(category);
+    }
+
+    /** Thresholds from the catalogue's {@code settings} section (defaults for missing keys). */
+    public EngineSettings settings() {
+        return settings;
+    }
+
+    /**
+     * One pattern: where it applies, what it means and how to quote it.
+     *
+     * @param id        unique id
+     * @param category  the category it is evidence for, or {@code null} for a marker
+     * @param marker    marker name (e.g. {@code scheduled}, {@code sigterm}) or {@code null}
+     * @param sources   subset of {@code log, event, pod, job}
+     * @param keywords  lower-case literals; the regex only runs on text containing one of them
+     * @param exclude   lower-case literals; text containing one of them never matches
+     * @param regex     the compiled regular expression (searched, not anchored)
+     * @param weight    how strongly a match supports the category, 0..1
+     * @param priority  when several patterns match one line, the highest priority wins
+     * @param symptom   {@code true} if the match is usually a consequence of another failure
+     * @param quote     {@code line}, {@code match} or the name of a capture group
+     * @param detail    capture group used as summary detail, or {@code null}
+     */
+    public record PatternSpec(String id, Category category, String marker, Set<String> sources,
+                              List<String> keywords, List<String> exclude, Pattern regex, double weight,
+                              int priority, boolean symptom, String quote, String detail) {
+        public PatternSpec {
+            sources = Set.copyOf(sources);
+            keywords = List.copyOf(keywords);
+            exclude = List.copyOf(exclude);
+        }
+
+        boolean appliesTo(String source) {
+            return sources.contains(source);
+        }
+    }
+
+    /**
+     * What the catalogue says about one category.
+     *
+     * @param category   the category
+     * @param action     its default action
+     * @param group      its precedence group
+     * @param rank       precedence inside the group (higher wins)
+     * @param summary    summary template ({@code {pod} {node} {job}} placeholders)
+     * @param suggestion suggestion text
+     * @param resolvedBy markers that, seen later for the same pod, show the problem went away
+     * @param related    categories usually related to it
+     */
+    public record CategorySpec(Category category, Action action, CategoryGroup group, int rank,
+                               Localized summary, Localized suggestion, List<String> resolvedBy,
+                               List<Category> related) {
+        public CategorySpec {
+            resolvedBy = List.copyOf(resolvedBy);
+            related = List.copyOf(related);
+        }
+    }
+}

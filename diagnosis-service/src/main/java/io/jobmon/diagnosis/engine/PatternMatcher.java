@@ -1,0 +1,169 @@
+package io.jobmon.diagnosis.engine;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.function.IntConsumer;
+import java.util.regex.Matcher;
+
+/**
+ * Matches the catalogue against every log line, event, pod and container state of a bundle.
+ *
+ * <p>Linear and bounded: one Aho-Corasick pass over each text finds the keywords of all patterns
+ * at once; only patterns whose keyword occurred (and no exclusion did) run their regex, on at most
+ * {@value #REGEX_LIMIT} characters. Per text the highest-priority category pattern wins (so a
+ * specific "CUDA out of memory" line is not also a generic exception); markers are all kept.
+ * Immutable and thread-safe; per-scan state lives in {@link Scan}.
+ */
+final class PatternMatcher {
+
+    static final int SCAN_LIMIT = 8_192;
+    static final int REGEX_LIMIT = 4_096;
+    static final int QUOTE_LIMIT = 400;
+
+    private final List<PatternCatalogue.PatternSpec> patterns;
+    private final KeywordIndex index;
+    private final int[] keywordPattern;
+    private final boolean[] keywordExcludes;
+
+    PatternMatcher(PatternCatalogue catalogue) {
+        this.patterns = catalogue.patterns();
+        List<String> words = new ArrayList<>();
+        List<Integer> owner = new ArrayList<>();
+        List<Boolean> excl = new ArrayList<>();
+        for (int p = 0; p < patterns.size(); p++) {
+            for (String k : patterns.get(p).keywords()) {
+                words.add(k);
+                owner.add(p);
+                excl.add(false);
+            }
+            for (String k : patterns.get(p).exclude()) {
+                words.add(k);
+                owner.add(p);
+                excl.add(true);
+            }
+        }
+        index = new KeywordIndex(words);
+        keywordPattern = owner.stream().mapToInt(Integer::intValue).toArray();
+        keywordExcludes = new boolean[excl.size()];
+        for (int i = 0; i < keywordExcludes.length; i++) {
+            keywordExcludes[i] = excl.get(i);
+        }
+    }
+
+    /**
+     * Scans the bundle.
+     *
+     * @param progressLines indexes of log lines already parsed as progress lines (machine-formatted bars
+     *                      and step/loss records); they are not scanned for failures
+     */
+    MatchSet scan(EvidenceBundle bundle, JobContext ctx, BitSet progressLines) {
+        Scan scan = new Scan(ctx);
+        Instant carry = null;
+        List<EvidenceBundle.LogLine> logs = bundle.logs();
+        for (int i = 0; i < logs.size(); i++) {
+            EvidenceBundle.LogLine l = logs.get(i);
+            Instant t = l.time() != null ? l.time() : carry;
+            carry = t;
+            if (l.line() != null && !l.line().isEmpty() && !progressLines.get(i)) {
+                scan.match(Evidence.LOG, t, l.pod(), null, l.line(), null);
+            }
+        }
+        for (EvidenceBundle.Event e : bundle.events()) {
+            String pod = SourceTexts.eventPod(e);
+            String node = SourceTexts.eventNode(e);
+            scan.match(Evidence.EVENT, e.time(), pod, node != null ? node : ctx.nodeOf(pod), SourceTexts.event(e), null);
+        }
+        for (EvidenceBundle.Pod p : bundle.pods()) {
+            scan.match(Evidence.POD, null, p.name(), p.node(), SourceTexts.podMatch(p), SourceTexts.podDisplay(p));
+            for (EvidenceBundle.Container c : p.containers()) {
+                scan.match(Evidence.POD, null, p.name(), p.node(), SourceTexts.containerMatch(c),
+                        SourceTexts.containerDisplay(c));
+            }
+        }
+        if (bundle.job() != null) {
+            scan.match(Evidence.JOB, null, null, null, SourceTexts.jobMatch(bundle.job()), null);
+        }
+        return scan.result;
+    }
+
+    /** Per-scan mutable state: stamps avoid clearing per-pattern flags for every text. */
+    private final class Scan implements IntConsumer {
+        final JobContext ctx;
+        final MatchSet result = new MatchSet();
+        final int[] triggeredAt = new int[patterns.size()];
+        final int[] excludedAt = new int[patterns.size()];
+        final int[] triggered = new int[patterns.size()];
+        int count;
+        int stamp;
+        int order;
+
+        Scan(JobContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public void accept(int keyword) {
+            int p = keywordPattern[keyword];
+            if (keywordExcludes[keyword]) {
+                excludedAt[p] = stamp;
+            } else if (triggeredAt[p] != stamp) {
+                triggeredAt[p] = stamp;
+                triggered[count++] = p;
+            }
+        }
+
+        void match(String source, Instant time, String pod, String node, String text, String display) {
+            stamp++;
+            order++;
+            count = 0;
+            index.scan(text, SCAN_LIMIT, this);
+            Finding best = null;
+            CharSequence limited = text.length() > REGEX_LIMIT ? text.subSequence(0, REGEX_LIMIT) : text;
+            for (int i = 0; i < count; i++) {
+                int p = triggered[i];
+                PatternCatalogue.PatternSpec spec = patterns.get(p);
+                if (excludedAt[p] == stamp || !spec.appliesTo(source)) {
+                    continue;
+                }
+                Matcher m = spec.regex().matcher(limited);
+                if (!m.find()) {
+                    continue;
+                }
+                Finding f = new Finding(spec, source, time, pod, node != null ? node : ctx.nodeOf(pod),
+                        quote(spec, m, display != null ? display : text), group(m, spec.detail()), order);
+                if (spec.category() == null) {
+                    result.add(f);
+                } else if (best == null || spec.priority() > best.pattern().priority()
+                        || (spec.priority() == best.pattern().priority() && spec.weight() > best.pattern().weight())) {
+                    best = f;
+                }
+            }
+            if (best != null) {
+                result.add(best);
+            }
+        }
+    }
+
+    private static String quote(PatternCatalogue.PatternSpec spec, Matcher m, String line) {
+        String q = switch (spec.quote()) {
+            case "line" -> line;
+            case "match" -> m.group();
+            default -> group(m, spec.quote());
+        };
+        return SourceTexts.clip(q == null || q.isBlank() ? line : q, QUOTE_LIMIT);
+    }
+
+    private static String group(Matcher m, String name) {
+        if (name == null) {
+            return null;
+        }
+        try {
+            String g = m.group(name);
+            return g == null || g.isBlank() ? null : SourceTexts.clip(g, 160);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}
