@@ -1,5 +1,6 @@
 package io.jobmon.diagnosis;
 
+import io.jobmon.diagnosis.support.EvidenceServer;
 import io.jobmon.testsupport.FoundationChecks;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
@@ -12,6 +13,8 @@ import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
 @WithTestResource(OidcWiremockTestResource.class)
+// The same resources as every other test of the module: they all share one boot.
+@WithTestResource(EvidenceServer.class)
 class FoundationTest extends FoundationChecks {
     FoundationTest() {
         super("diagnosis-service");

@@ -1,0 +1,22 @@
+package io.jobmon.diagnosis.evidence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/** event-ingest-service: the job's Kubernetes events in time order (api.md, Events). */
+@RegisterRestClient(configKey = "event-ingest-service")
+@Path("/api/v1/jobs/{id}/events")
+@Produces(MediaType.APPLICATION_JSON)
+public interface EventServiceApi {
+
+    @GET
+    JsonNode events(@PathParam("id") String id, @QueryParam("from") String from, @QueryParam("to") String to,
+            @QueryParam("limit") int limit, @HeaderParam("Authorization") String authorization);
+}

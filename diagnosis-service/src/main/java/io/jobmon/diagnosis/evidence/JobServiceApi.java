@@ -1,0 +1,24 @@
+package io.jobmon.diagnosis.evidence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/** job-service: the job's detail and pods (api.md, Jobs). */
+@RegisterRestClient(configKey = "job-service")
+@Path("/api/v1/jobs/{id}")
+@Produces(MediaType.APPLICATION_JSON)
+public interface JobServiceApi {
+
+    @GET
+    JsonNode job(@PathParam("id") String id, @HeaderParam("Authorization") String authorization);
+
+    @GET
+    @Path("/pods")
+    JsonNode pods(@PathParam("id") String id, @HeaderParam("Authorization") String authorization);
+}

@@ -1,0 +1,59 @@
+package io.jobmon.diagnosis.messaging;
+
+import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.diagnosis.config.DiagnosisConfig;
+import io.jobmon.diagnosis.evidence.LocalEvidence;
+import io.jobmon.diagnosis.repository.DiagnosisRepository;
+import io.jobmon.diagnosis.task.DiagnosisTask;
+import io.jobmon.diagnosis.task.NewTask;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * {@code jobmon.job.status}: a job that became FAILED or ABNORMAL gets an automatic diagnosis task (trigger
+ * {@code JOB_FAILED}), seeded with the record's pods and reason. Idempotent per (jobId, sequence): a redelivered
+ * record finds its task stored already. An invalid record goes to the DLQ with the reason.
+ */
+@ApplicationScoped
+public class JobStatusConsumer {
+
+    /** Log lines written just after the transition (the last words of a crash) still belong to the evidence. */
+    private static final Duration AFTER = Duration.ofMinutes(1);
+
+    private final Pool pool;
+    private final DiagnosisRepository repository;
+    private final DiagnosisConfig config;
+
+    public JobStatusConsumer(Pool pool, DiagnosisRepository repository, DiagnosisConfig config) {
+        this.pool = pool;
+        this.repository = repository;
+        this.config = config;
+    }
+
+    @Incoming("job-status")
+    public Uni<Void> consume(ConsumerRecord<String, String> record) {
+        return Uni.createFrom().item(() -> CloudEvents.decode(record.value(), JobStatusChanged.class).data())
+                .chain(change -> needsDiagnosis(change)
+                        ? Transient.retry(repository.insert(pool, task(change))).replaceWithVoid()
+                        : Uni.createFrom().voidItem());
+    }
+
+    private boolean needsDiagnosis(JobStatusChanged c) {
+        return config.automatic().onFailure() && (c.status() == JobStatus.FAILED || c.status() == JobStatus.ABNORMAL);
+    }
+
+    private NewTask task(JobStatusChanged c) {
+        Instant to = c.time().plus(AFTER);
+        return new NewTask(NewTask.newId(), c.jobId(), DiagnosisTask.Trigger.JOB_FAILED,
+                "status:" + c.jobId() + ":" + c.sequence(), null, to.minus(config.tasks().maxWindow()), to, List.of(),
+                null, config.automatic().locale(), LocalEvidence.fromStatus(c), Duration.ZERO);
+    }
+}

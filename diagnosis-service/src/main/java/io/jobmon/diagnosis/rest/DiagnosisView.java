@@ -1,0 +1,34 @@
+package io.jobmon.diagnosis.rest;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jobmon.diagnosis.task.DiagnosisTask;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A diagnosis as the API shows it: the task and, once {@code DONE}, the result in the contract's form.
+ *
+ * @param trigger USER, JOB_FAILED (automatic when the job failed) or PERIODIC (automatic fault handling)
+ * @param missingSources evidence sections no source could give (job, pods, events, logs, metrics)
+ * @param sourceErrors why each of them was missing
+ * @param error why the task FAILED
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record DiagnosisView(String id, String jobId, String status, String trigger, String requestedBy,
+        WindowView window, List<String> metrics, String hint, Instant createdAt, Instant startedAt,
+        Instant finishedAt, JsonNode result, List<String> missingSources, Map<String, String> sourceErrors,
+        String error) {
+
+    /** The evidence window. */
+    public record WindowView(Instant from, Instant to) {
+    }
+
+    public static DiagnosisView of(DiagnosisTask t) {
+        return new DiagnosisView(t.id(), t.jobId(), t.status().name(), t.trigger().name(), t.requestedBy(),
+                new WindowView(t.windowFrom(), t.windowTo()), t.metrics(), t.hint(), t.createdAt(), t.startedAt(),
+                t.finishedAt(), t.result(), t.missingSources(), t.sourceErrors().isEmpty() ? null : t.sourceErrors(),
+                t.error());
+    }
+}

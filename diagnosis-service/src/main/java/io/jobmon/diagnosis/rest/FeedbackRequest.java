@@ -1,0 +1,15 @@
+package io.jobmon.diagnosis.rest;
+
+/**
+ * Body of {@code POST /api/v1/diagnoses/{id}/feedback}.
+ *
+ * @param verdict {@code ACCURATE} or {@code POOR}
+ * @param comment what was wrong or right, for the platform team improving the pattern catalogue
+ */
+public record FeedbackRequest(Verdict verdict, String comment) {
+
+    /** Was the diagnosis right? */
+    public enum Verdict {
+        ACCURATE, POOR
+    }
+}

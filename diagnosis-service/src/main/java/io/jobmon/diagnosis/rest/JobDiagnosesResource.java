@@ -1,0 +1,69 @@
+package io.jobmon.diagnosis.rest;
+
+import io.jobmon.contracts.access.CallerFactory;
+import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.diagnosis.task.Cursor;
+import io.jobmon.diagnosis.task.DiagnosisTask;
+import io.jobmon.diagnosis.task.TaskService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.List;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** A job's diagnoses: ask a new one ({@code POST}, 202 + task) and the history, newest first ({@code GET}). */
+@Path("/api/v1/jobs/{id}/diagnoses")
+@Tag(name = "diagnoses")
+@Produces(MediaType.APPLICATION_JSON)
+public class JobDiagnosesResource {
+
+    private final TaskService tasks;
+    private final JsonWebToken jwt;
+
+    public JobDiagnosesResource(TaskService tasks, JsonWebToken jwt) {
+        this.tasks = tasks;
+        this.jwt = jwt;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Ask a diagnosis of the job: window from/to (at most 30 min, default the last 30), metrics, "
+            + "hint. 202 + the task (poll GET /api/v1/diagnoses/{id}); 400 invalid field; 404 job not visible.")
+    public Uni<Response> ask(@PathParam("id") String jobId, TaskRequest body, @Context HttpHeaders headers) {
+        TaskRequest r = body == null ? new TaskRequest(null, null, null, null) : body;
+        return tasks.ask(CallerFactory.fromToken(jwt), "Bearer " + jwt.getRawToken(), jobId, r.from(), r.to(),
+                r.metrics(), r.hint(), Languages.of(headers))
+                .map(t -> Response.accepted(DiagnosisView.of(t))
+                        .location(URI.create("/api/v1/diagnoses/" + t.id())).build());
+    }
+
+    @GET
+    @Operation(summary = "The job's diagnoses, newest first, automatic ones included; paged by cursor and limit "
+            + "(default 50, max 500). 404 when the job is not visible.")
+    public Uni<Page<DiagnosisView>> history(@PathParam("id") String jobId, @QueryParam("cursor") String cursor,
+            @QueryParam("limit") @DefaultValue("50") int limit) {
+        if (limit < 1 || limit > 500) {
+            throw ApiException.badRequest("limit", "between 1 and 500");
+        }
+        Cursor after = Cursor.decode(cursor);
+        return tasks.history(CallerFactory.fromToken(jwt), jobId, after, limit + 1).map(rows -> {
+            List<DiagnosisTask> page = rows.size() > limit ? rows.subList(0, limit) : rows;
+            String next = rows.size() > limit
+                    ? new Cursor(page.get(limit - 1).createdAt(), page.get(limit - 1).id()).encode() : null;
+            return new Page<>(page.stream().map(DiagnosisView::of).toList(), next);
+        });
+    }
+}

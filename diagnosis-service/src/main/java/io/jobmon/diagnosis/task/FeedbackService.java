@@ -1,0 +1,44 @@
+package io.jobmon.diagnosis.task;
+
+import io.jobmon.contracts.access.Caller;
+import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.diagnosis.repository.FeedbackRepository;
+import io.jobmon.diagnosis.repository.FeedbackRepository.Feedback;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Verdicts on finished diagnoses, kept with the diagnosis' category so that the platform team can find which
+ * patterns of the catalogue mislead. Whoever may see the diagnosis may judge it; one verdict per user.
+ */
+@ApplicationScoped
+public class FeedbackService {
+
+    private static final int MAX_COMMENT = 4000;
+
+    private final Pool pool;
+    private final TaskService tasks;
+    private final FeedbackRepository repository;
+
+    public FeedbackService(Pool pool, TaskService tasks, FeedbackRepository repository) {
+        this.pool = pool;
+        this.tasks = tasks;
+        this.repository = repository;
+    }
+
+    public Uni<Feedback> give(Caller caller, String diagnosisId, String verdict, String comment) {
+        if (verdict == null) {
+            throw ApiException.badRequest("verdict", "required: ACCURATE or POOR");
+        }
+        if (comment != null && comment.length() > MAX_COMMENT) {
+            throw ApiException.badRequest("comment", "at most " + MAX_COMMENT + " characters");
+        }
+        return tasks.get(caller, diagnosisId).chain(task -> {
+            if (task.status() != DiagnosisTask.Status.DONE) {
+                throw ApiException.conflict("diagnosis " + diagnosisId + " is " + task.status() + ", not DONE");
+            }
+            return repository.upsert(pool, diagnosisId, caller.user(), verdict, comment, task.category());
+        });
+    }
+}

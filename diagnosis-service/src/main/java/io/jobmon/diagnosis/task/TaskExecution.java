@@ -1,0 +1,106 @@
+package io.jobmon.diagnosis.task;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.diagnosis.analysis.AnalysisRunner;
+import io.jobmon.diagnosis.autofault.AutoFaultHandler;
+import io.jobmon.diagnosis.config.DiagnosisConfig;
+import io.jobmon.diagnosis.engine.BundleValidationException;
+import io.jobmon.diagnosis.engine.Diagnosis;
+import io.jobmon.diagnosis.evidence.EvidenceGatherer;
+import io.jobmon.diagnosis.evidence.Gathered;
+import io.jobmon.diagnosis.evidence.LocalEvidence;
+import io.jobmon.diagnosis.messaging.DiagnosisPublisher;
+import io.jobmon.diagnosis.repository.DiagnosisQueries;
+import io.jobmon.diagnosis.repository.DiagnosisRepository;
+import io.jobmon.diagnosis.repository.SnapshotRepository;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * One claimed task from start to end, on a worker thread: gather the evidence, analyse it, store the result, publish
+ * it to {@code jobmon.diagnoses}, and hand periodic ones to automatic fault handling. A failure puts the task back
+ * (PENDING, later) until its attempts are used up.
+ */
+@ApplicationScoped
+public class TaskExecution {
+
+    private static final Logger LOG = Logger.getLogger(TaskExecution.class);
+    private static final Duration DB = Duration.ofSeconds(10);
+
+    private final Pool pool;
+    private final DiagnosisRepository repository;
+    private final DiagnosisQueries queries;
+    private final SnapshotRepository snapshots;
+    private final EvidenceGatherer gatherer;
+    private final AnalysisRunner analysis;
+    private final DiagnosisPublisher publisher;
+    private final AutoFaultHandler autoFault;
+    private final DiagnosisConfig config;
+
+    public TaskExecution(Pool pool, DiagnosisRepository repository, DiagnosisQueries queries,
+            SnapshotRepository snapshots, EvidenceGatherer gatherer, AnalysisRunner analysis,
+            DiagnosisPublisher publisher, AutoFaultHandler autoFault, DiagnosisConfig config) {
+        this.pool = pool;
+        this.repository = repository;
+        this.queries = queries;
+        this.snapshots = snapshots;
+        this.gatherer = gatherer;
+        this.analysis = analysis;
+        this.publisher = publisher;
+        this.autoFault = autoFault;
+        this.config = config;
+    }
+
+    public void run(DiagnosisTask task, String instance, Optional<String> authorization) {
+        if (task.attempts() > config.tasks().maxAttempts()) {
+            repository.giveUp(pool, task.id(), "gave up after " + config.tasks().maxAttempts() + " attempts")
+                    .await().atMost(DB);
+            return;
+        }
+        try {
+            ObjectNode seed = LocalEvidence.merge(task.seed() instanceof ObjectNode o ? o : null,
+                    snapshots.find(pool, task.jobId()).await().atMost(DB).map(LocalEvidence::fromSnapshot).orElse(null));
+            Gathered gathered = gatherer.gather(task, authorization, seed);
+            Diagnosis d = analysis.analyzeBlocking(gathered.bundle(), locale(task.locale()));
+            DiagnosisRepository.Outcome outcome = new DiagnosisRepository.Outcome(d.category().name(),
+                    d.action().name(), d.confidence(), CloudEvents.toJson(d), gathered.missingSources(),
+                    gathered.sourceErrors());
+            if (!repository.complete(pool, task.id(), instance, outcome).await().atMost(DB)) {
+                LOG.infof("diagnosis %s was taken over by another instance; result dropped", task.id());
+                return;
+            }
+        } catch (RuntimeException e) {
+            fail(task, instance, e);
+            return;
+        }
+        DiagnosisTask done = queries.find(pool, task.id()).await().atMost(DB).orElseThrow();
+        publisher.publish(done);
+        if (done.trigger() == DiagnosisTask.Trigger.PERIODIC) {
+            autoFault.afterDiagnosis(done);
+        }
+    }
+
+    private void fail(DiagnosisTask task, String instance, RuntimeException e) {
+        String error;
+        if (e instanceof BundleValidationException b) {
+            error = "the evidence gathered is malformed at " + b.field();
+        } else if (e instanceof ApiException a) {
+            error = a.getMessage();
+        } else {
+            error = "internal error; the platform team finds it by the diagnosis id";
+            LOG.errorf(e, "diagnosis %s failed", task.id());
+        }
+        repository.fail(pool, task.id(), instance, error, config.tasks().maxAttempts(),
+                config.tasks().pollInterval().multipliedBy(5L * task.attempts())).await().atMost(DB);
+    }
+
+    private static Locale locale(String language) {
+        return "zh".equalsIgnoreCase(language) ? Locale.CHINESE : Locale.ENGLISH;
+    }
+}

@@ -1,0 +1,32 @@
+package io.jobmon.diagnosis.task;
+
+import io.jobmon.contracts.problem.ApiException;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The evidence window of a task: at most {@code max} long; without bounds the last {@code max} up to now, with only
+ * {@code from} the {@code max} after it (not past now), with only {@code to} the {@code max} before it.
+ */
+public record Window(Instant from, Instant to) {
+
+    public static Window of(Instant from, Instant to, Duration max, Instant now) {
+        if (from == null && to == null) {
+            return new Window(now.minus(max), now);
+        }
+        if (from == null) {
+            return new Window(to.minus(max), to);
+        }
+        if (to == null) {
+            Instant end = from.plus(max);
+            return new Window(from, end.isAfter(now) && from.isBefore(now) ? now : end);
+        }
+        if (!from.isBefore(to)) {
+            throw ApiException.badRequest("from", "must be before 'to'");
+        }
+        if (Duration.between(from, to).compareTo(max) > 0) {
+            throw ApiException.badRequest("to", "the window is at most " + max.toMinutes() + " minutes");
+        }
+        return new Window(from, to);
+    }
+}

@@ -1,0 +1,71 @@
+package io.jobmon.diagnosis.autofault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobmon.contracts.events.JobSnapshot;
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.diagnosis.autofault.AutoFaultPolicy.Outcome;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class AutoFaultPolicyTest {
+
+    private static Optional<JobSnapshot> job(JobStatus status, boolean auto, boolean supportsRestart, int retries,
+            int max) {
+        return Optional.of(new JobSnapshot("j", "t1", "alice", "p", "PRIVATE", List.of(), "n", "c", "r", "q", status,
+                null, "A800", 8, List.of(), List.of(), supportsRestart, auto, retries, max, null, null, null, 1, false));
+    }
+
+    @Test
+    void onlyRestartAndTerminateOfAnUnhealthyJobAreActedOn() {
+        assertTrue(AutoFaultPolicy.actionable("RESTART", "TRAINING_HANG"));
+        assertTrue(AutoFaultPolicy.actionable("TERMINATE", "GPU_OOM"));
+        assertFalse(AutoFaultPolicy.actionable("RESTART", "HEALTHY"));
+        assertFalse(AutoFaultPolicy.actionable("NONE", "HEALTHY"));
+        assertFalse(AutoFaultPolicy.actionable("CONTACT_ADMIN", "GPU_HARDWARE_FAULT"));
+        assertFalse(AutoFaultPolicy.actionable(null, null));
+    }
+
+    @Test
+    void aRestartWithRetriesLeftIsCommanded() {
+        AutoFaultPolicy.Decision d = AutoFaultPolicy.decide("RESTART", "TRAINING_HANG", "NCCL_COMMUNICATION_ERROR",
+                job(JobStatus.RUNNING, true, true, 1, 3));
+        assertEquals(Outcome.COMMANDED, d.outcome());
+        assertTrue(d.reason().contains("TRAINING_HANG, then NCCL_COMMUNICATION_ERROR"), d.reason());
+    }
+
+    @Test
+    void aRestartOfAJobThatCannotRestartIsRefused() {
+        AutoFaultPolicy.Decision d = AutoFaultPolicy.decide("RESTART", "TRAINING_HANG", "TRAINING_HANG",
+                job(JobStatus.RUNNING, true, false, 0, 3));
+        assertEquals(Outcome.REFUSED, d.outcome());
+        assertTrue(d.reason().contains("does not support restart"));
+    }
+
+    @Test
+    void aRestartAtTheRetryLimitIsRefused() {
+        AutoFaultPolicy.Decision d = AutoFaultPolicy.decide("RESTART", "TRAINING_HANG", "TRAINING_HANG",
+                job(JobStatus.RUNNING, true, true, 3, 3));
+        assertEquals(Outcome.REFUSED, d.outcome());
+        assertTrue(d.reason().contains("retry limit reached (3 of 3"), d.reason());
+    }
+
+    @Test
+    void terminateNeedsNoRetries() {
+        assertEquals(Outcome.COMMANDED, AutoFaultPolicy.decide("TERMINATE", "GPU_OOM", "GPU_OOM",
+                job(JobStatus.RUNNING, true, false, 3, 3)).outcome());
+    }
+
+    @Test
+    void aJobThatStoppedRunningOrOptedOutOrIsUnknownIsSkipped() {
+        assertEquals(Outcome.SKIPPED, AutoFaultPolicy.decide("TERMINATE", "GPU_OOM", "GPU_OOM",
+                job(JobStatus.FAILED, true, true, 0, 3)).outcome());
+        assertEquals(Outcome.SKIPPED, AutoFaultPolicy.decide("TERMINATE", "GPU_OOM", "GPU_OOM",
+                job(JobStatus.RUNNING, false, true, 0, 3)).outcome());
+        assertEquals(Outcome.SKIPPED, AutoFaultPolicy.decide("TERMINATE", "GPU_OOM", "GPU_OOM", Optional.empty())
+                .outcome());
+    }
+}

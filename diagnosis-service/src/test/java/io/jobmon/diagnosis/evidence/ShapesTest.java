@@ -1,0 +1,90 @@
+package io.jobmon.diagnosis.evidence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.contracts.events.PodSummary;
+import io.jobmon.diagnosis.engine.EvidenceBundle;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The other services' answers become valid bundle sections, whatever list wrapper or time form they use. */
+class ShapesTest {
+
+    private static final ObjectMapper M = new ObjectMapper();
+
+    private static JsonNode json(String s) throws Exception {
+        return M.readTree(s.replace('\'', '"'));
+    }
+
+    @Test
+    void aJobDetailBecomesTheJobSection() throws Exception {
+        ObjectNode job = SourceShapes.job(json("{'id':'j1','name':'llama','status':'FAILED','submittedAt':'2026-07-13T09:30:00+08:00',"
+                + "'gpuType':'A800','gpusPerReplica':8,'replicas':2,'queue':'gpu-prod','supportsRestart':true,"
+                + "'retry':{'count':1,'max':3}}"));
+        assertEquals("16*A800", job.get("gpuSpec").asText());
+        assertEquals("2026-07-13T01:30:00Z", job.get("submittedAt").asText());
+        assertEquals(1, job.get("retryCount").asInt());
+        assertEquals(3, job.get("maxRetries").asInt());
+    }
+
+    @Test
+    void eventsLogsAndPodsAcceptTheirUsualForms() throws Exception {
+        ArrayNode events = SourceShapes.events(json("{'items':[{'lastTime':'2026-07-13T10:00:00Z','type':'Warning',"
+                + "'reason':'FailedMount','objectKind':'Pod','objectName':'w-0','message':'m'},{'reason':'no time'}]}"));
+        assertEquals(1, events.size());
+        assertEquals("Pod/w-0", events.get(0).get("object").asText());
+        ArrayNode logs = SourceShapes.logs(json("[{'timestamp':1783936801.5,'pod':'w-0','type':'user','message':'b'},"
+                + "{'time':'2026-07-13T10:00:00Z','pod':'w-0','stream':'user','line':'a'}]"));
+        assertEquals("a", logs.get(0).get("line").asText());
+        assertEquals("user", logs.get(1).get("stream").asText());
+        ArrayNode pods = SourceShapes.pods(json("{'pods':[{'name':'w-0','nodeName':'n1','phase':'Failed',"
+                + "'containers':[{'name':'t','state':'terminated','reason':'OOMKilled','exitCode':137,'restarts':2}]}]}"));
+        assertEquals(137, pods.get(0).get("containers").get(0).get("exitCode").asInt());
+        ObjectNode bundle = M.createObjectNode();
+        bundle.set("events", events);
+        bundle.set("logs", logs);
+        bundle.set("pods", pods);
+        EvidenceBundle parsed = EvidenceBundle.fromJson(bundle);
+        assertEquals(2, parsed.logs().size());
+    }
+
+    @Test
+    void metricsGetDcgmNamesLabelsAndRfc3339Samples() throws Exception {
+        ArrayNode metrics = MetricShapes.metrics(json("{'series':[{'metric':'gpu_util','pod':'w-0','node':'n1','gpu':'3',"
+                + "'values':[[1783936800,'97.5'],[1783936815000,96],['2026-07-13T10:00:30Z',null]]}]}"));
+        JsonNode m = metrics.get(0);
+        assertEquals("DCGM_FI_DEV_GPU_UTIL", m.get("name").asText());
+        assertEquals("n1", m.get("labels").get("Hostname").asText());
+        assertEquals(2, m.get("samples").size());
+        assertEquals(97.5, m.get("samples").get(0).get(1).asDouble());
+        assertEquals("gpu_util", MetricShapes.shortName("DCGM_FI_DEV_GPU_UTIL"));
+        ObjectNode bundle = M.createObjectNode();
+        bundle.set("metrics", metrics);
+        assertEquals(1, EvidenceBundle.fromJson(bundle).metrics().size());
+    }
+
+    @Test
+    void aStatusRecordSeedsPodsAndAWarningEvent() {
+        JobStatusChanged c = new JobStatusChanged("j1", "c1", JobStatus.FAILED, "OOMKilled", "OOMKilled", 137,
+                Instant.parse("2026-07-13T10:00:00Z"), 4, List.of(new PodSummary("w-0", "ns", "n1", "Failed", null,
+                        List.of(new PodSummary.ContainerSummary("t", "terminated", "OOMKilled", 137, 1)))));
+        ObjectNode seed = LocalEvidence.fromStatus(c);
+        EvidenceBundle b = EvidenceBundle.fromJson(seed);
+        assertEquals("FAILED", b.job().status());
+        assertEquals(137, b.pods().get(0).containers().get(0).exitCode());
+        assertEquals("Job/j1", b.events().get(0).object());
+        ObjectNode merged = LocalEvidence.merge(seed, (ObjectNode) M.createObjectNode().set("job",
+                M.createObjectNode().put("status", "RUNNING").put("maxRetries", 3)));
+        assertEquals("FAILED", merged.get("job").get("status").asText());
+        assertEquals(3, merged.get("job").get("maxRetries").asInt());
+        assertFalse(merged.has("logs"));
+    }
+}
