@@ -5,6 +5,7 @@ import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 
 /** job-service starts on real PostgreSQL and Kafka, reports health, and guards /api with problem+json answers. */
@@ -12,6 +13,7 @@ import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
 @WithTestResource(OidcWiremockTestResource.class)
+@WithKubernetesTestServer
 class FoundationTest extends FoundationChecks {
     FoundationTest() {
         super("job-service");

@@ -1,0 +1,39 @@
+package io.jobmon.jobs.job.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.jobmon.contracts.access.Visibility;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a user submits (api.md, "Job spec"). The same record carries clone overrides, where a null field means
+ * "keep the source job's value".
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobSpec(String name, String project, String cluster, String region, String queue, Priority priority,
+        String image, List<String> command, List<String> args, Map<String, String> env, String workingDir,
+        Integer replicas, Resources resources, List<VolumeSpec> volumes, List<String> tags, Visibility visibility,
+        Boolean supportsRestart, Boolean autoFaultHandling, Integer maxRetries, Map<String, String> labels) {
+
+    /** Compute resources of one replica (pod). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Resources(String gpuType, Integer gpusPerReplica, String cpu, String memory) {
+    }
+
+    /**
+     * A volume claim mounted into every replica.
+     *
+     * @param project the project group the volume belongs to; the job's project when the submitter names none
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record VolumeSpec(String name, String claimName, String mountPath, Boolean readOnly, String project) {
+    }
+
+    public int replicasOrOne() {
+        return replicas == null ? 1 : replicas;
+    }
+
+    public int gpusPerReplicaOrZero() {
+        return resources == null || resources.gpusPerReplica() == null ? 0 : resources.gpusPerReplica();
+    }
+}

@@ -1,0 +1,49 @@
+package io.jobmon.jobs.job.repository;
+
+import io.jobmon.jobs.support.Times;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.List;
+
+/** {@code jobs.job_command} and {@code jobs.diagnosis_applied}: what was received once, and what came of it. */
+@ApplicationScoped
+public class CommandRepository {
+
+    /** A command as recorded, with its outcome ({@code EXECUTED} or {@code REFUSED}) and why. */
+    public record CommandRecord(String commandId, String jobId, String kind, List<String> diagnosisIds, String reason,
+            String outcome, String detail, String newJobId, Instant receivedAt) {
+    }
+
+    /** Records the command; false when its id was seen before (it must not run again). */
+    public Uni<Boolean> claim(SqlClient db, String commandId, String jobId, String kind, List<String> diagnosisIds,
+            String reason) {
+        return db.preparedQuery("INSERT INTO job_command (command_id, job_id, kind, diagnosis_ids, reason, outcome, "
+                + "received_at) VALUES ($1, $2, $3, $4, $5, 'RECEIVED', now()) ON CONFLICT (command_id) DO NOTHING")
+                .execute(Tuple.of(commandId, jobId, kind, diagnosisIds.toArray(String[]::new), reason))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    public Uni<Void> outcome(SqlClient db, String commandId, String outcome, String detail, String newJobId) {
+        return db.preparedQuery("UPDATE job_command SET outcome = $2, detail = $3, new_job_id = $4 WHERE command_id = $1")
+                .execute(Tuple.of(commandId, outcome, detail, newJobId)).replaceWithVoid();
+    }
+
+    /** Commands received for any of the jobs, oldest first. */
+    public Uni<List<CommandRecord>> forJobs(SqlClient db, List<String> jobIds) {
+        return db.preparedQuery("SELECT * FROM job_command WHERE job_id = ANY($1) ORDER BY received_at, command_id")
+                .execute(Tuple.of(jobIds.toArray(String[]::new)))
+                .map(rows -> JobRepository.list(rows, r -> new CommandRecord(r.getString("command_id"),
+                        r.getString("job_id"), r.getString("kind"), JobRows.strings(r.getArrayOfStrings("diagnosis_ids")),
+                        r.getString("reason"), r.getString("outcome"), r.getString("detail"), r.getString("new_job_id"),
+                        Times.instant(r.getOffsetDateTime("received_at")))));
+    }
+
+    /** Records that a diagnosis was applied; false when it was already. */
+    public Uni<Boolean> claimDiagnosis(SqlClient db, String diagnosisId, String jobId) {
+        return db.preparedQuery("INSERT INTO diagnosis_applied (diagnosis_id, job_id) VALUES ($1, $2) "
+                + "ON CONFLICT DO NOTHING").execute(Tuple.of(diagnosisId, jobId)).map(rows -> rows.rowCount() == 1);
+    }
+}

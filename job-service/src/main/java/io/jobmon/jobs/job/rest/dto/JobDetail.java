@@ -1,0 +1,38 @@
+package io.jobmon.jobs.job.rest.dto;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.jobmon.contracts.access.Visibility;
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.jobs.job.model.AttemptCause;
+import io.jobmon.jobs.job.model.JobSpec;
+import io.jobmon.jobs.job.model.Priority;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One job: its spec, status with reason and message, failure reason, live queue and run time, GPUs, pods by phase,
+ * tags, shares, visibility, retry information, and (on create) warnings such as dropped volumes.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobDetail(String id, String name, String owner, String tenant, String project, String cluster,
+        String region, String namespace, String queue, Priority priority, JobStatus status, String subState,
+        String reason, String message, String failureReason, String failureDiagnosisId, Integer exitCode, String gpu,
+        int gpuCount, Instant submittedAt, Instant startedAt, Instant finishedAt, long queueSeconds, String queueTime,
+        long runSeconds, String runTime, Pods pods, List<String> tags, List<String> shares, Visibility visibility,
+        Retry retry, JobSpec spec, long version, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+
+    /** Pods by phase. */
+    public record Pods(int total, Map<String, Integer> byPhase) {
+    }
+
+    /**
+     * Where the job stands in its fault-tolerance chain.
+     *
+     * @param retriesUsed automatic restarts the chain has used
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Retry(String rootId, int attempt, AttemptCause cause, String diagnosisId, String previousId,
+            String clonedFrom, boolean supportsRestart, boolean autoFaultHandling, int maxRetries, int retriesUsed) {
+    }
+}

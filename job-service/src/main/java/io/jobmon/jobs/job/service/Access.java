@@ -1,0 +1,41 @@
+package io.jobmon.jobs.job.service;
+
+import io.jobmon.contracts.access.AccessRule;
+import io.jobmon.contracts.access.Caller;
+import io.jobmon.contracts.access.Permission;
+import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.jobs.job.model.JobRecord;
+import java.util.Set;
+
+/**
+ * The access rule applied to one job: a job the caller may not see does not exist for them (404, so ids do not
+ * leak); a job they see but may not act on is a 403.
+ */
+public final class Access {
+
+    private Access() {
+    }
+
+    /** @return the job when the caller holds {@code needed} on it */
+    public static JobRecord require(Caller caller, JobRecord job, Permission needed) {
+        Set<Permission> granted = job == null ? Set.of() : AccessRule.permissions(caller, job.access());
+        if (!granted.contains(Permission.VIEW)) {
+            throw ApiException.notFound("no job " + (job == null ? "with this id" : job.id()));
+        }
+        if (!granted.contains(needed)) {
+            throw ApiException.forbidden(switch (needed) {
+                case ACT -> "only the owner of job " + job.id() + " or an admin may do this";
+                case CLONE -> "you may not clone job " + job.id();
+                default -> "you may not do this to job " + job.id();
+            });
+        }
+        return job;
+    }
+
+    /** A caller whose token carries no tenant sees nothing and may submit nothing. */
+    public static void requireTenant(Caller caller) {
+        if (caller.tenant() == null || caller.tenant().isBlank() || caller.user() == null) {
+            throw ApiException.forbidden("the token carries no tenant or user");
+        }
+    }
+}

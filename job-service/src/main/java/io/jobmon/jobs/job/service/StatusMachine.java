@@ -1,0 +1,89 @@
+package io.jobmon.jobs.job.service;
+
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.jobs.job.model.JobRecord;
+import io.jobmon.jobs.job.repository.JobRepository.StatusUpdate;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The job state machine: which cluster transitions apply, and which user actions each state allows.
+ *
+ * <p>Cluster transitions ({@code jobmon.job.status}) apply in sequence order: a transition whose sequence is not
+ * higher than the last applied one is a duplicate or stale and changes nothing. A final job never changes again
+ * (a restart is a new attempt, a new job). A STOPPING job was stopped by jobmon: what its cluster reports next is
+ * the end of that stop, so a failure becomes STOPPED, a success stays SUCCEEDED, and non-final reports only
+ * update its pods.
+ */
+public final class StatusMachine {
+
+    /** What a cluster transition does to a job. */
+    public enum Effect {
+        /** Duplicate, stale, or the job is final: nothing changes. */
+        IGNORE,
+        /** Newer information (pods, sequence) but the same status and reason: no timeline entry. */
+        TRACK,
+        /** A new status or a new reason: a timeline entry. */
+        CHANGE
+    }
+
+    public record Decision(Effect effect, StatusUpdate update) {
+    }
+
+    private StatusMachine() {
+    }
+
+    public static Decision onEvent(JobRecord job, JobStatusChanged event) {
+        if (event.sequence() <= job.lastSequence() || job.status().isFinal()) {
+            return new Decision(Effect.IGNORE, null);
+        }
+        JobStatus next = target(job.status(), event.status());
+        Instant at = event.time();
+        boolean changed = next != job.status() || !Objects.equals(event.reason(), job.reason()) && next == event.status();
+        String reason = changed ? event.reason() : job.reason();
+        String message = changed ? event.message() : job.message();
+        Instant started = job.startedAt() == null && next == JobStatus.RUNNING ? at : job.startedAt();
+        Instant finished = next.isFinal() ? at : null;
+        String failure = job.failureReason();
+        if (failure == null && (next == JobStatus.FAILED || next == JobStatus.ABNORMAL)) {
+            failure = event.reason() != null ? event.reason() : next.name();
+        }
+        Integer exit = event.exitCode() != null ? event.exitCode() : job.exitCode();
+        StatusUpdate update = new StatusUpdate(job.id(), next, reason, message, exit, failure,
+                job.firstEventAt() == null ? at : job.firstEventAt(), started, finished, event.sequence());
+        return new Decision(changed ? Effect.CHANGE : Effect.TRACK, update);
+    }
+
+    /** The status a job takes when its cluster reports {@code reported}. */
+    static JobStatus target(JobStatus current, JobStatus reported) {
+        if (current != JobStatus.STOPPING) {
+            return reported;
+        }
+        return switch (reported) {
+            case SUCCEEDED -> JobStatus.SUCCEEDED;
+            case FAILED, ABNORMAL, STOPPED -> JobStatus.STOPPED;
+            default -> JobStatus.STOPPING;
+        };
+    }
+
+    /** Stop is for a job that is waiting, running or abnormal; stopping a stopping job is a no-op. */
+    public static boolean canStop(JobStatus s) {
+        return !s.isFinal();
+    }
+
+    /** A waiting job holds no running pods: it is released at once. A running one goes through STOPPING. */
+    public static JobStatus stopTarget(JobStatus s) {
+        return s.isWaiting() ? JobStatus.STOPPED : JobStatus.STOPPING;
+    }
+
+    /** Only a job in a final state may be deleted: the record of a live job must stay. */
+    public static boolean canDelete(JobStatus s) {
+        return s.isFinal();
+    }
+
+    /** Resubmitting makes sense once the job ended, or when the platform broke it (ABNORMAL). */
+    public static boolean canResubmit(JobStatus s) {
+        return s.isFinal() || s == JobStatus.ABNORMAL;
+    }
+}

@@ -1,0 +1,100 @@
+package io.jobmon.jobs.job.service;
+
+import io.jobmon.contracts.access.Caller;
+import io.jobmon.contracts.access.Permission;
+import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.jobs.job.model.JobRecord;
+import io.jobmon.jobs.job.model.JobSpec;
+import io.jobmon.jobs.job.model.TransitionRecord;
+import io.jobmon.jobs.job.repository.JobRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.pgclient.PgException;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** Submit and clone: jobs that start a new chain. */
+@ApplicationScoped
+public class SubmitService {
+
+    private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,128}");
+
+    /** A created job, whether it was created by this call ({@code replayed} false) or by an earlier one. */
+    public record Created(JobRecord job, boolean replayed, List<String> warnings) {
+    }
+
+    private final Pool pool;
+    private final JobRepository jobs;
+    private final JobCreator creator;
+    private final SpecRules rules;
+
+    public SubmitService(Pool pool, JobRepository jobs, JobCreator creator, SpecRules rules) {
+        this.pool = pool;
+        this.jobs = jobs;
+        this.creator = creator;
+        this.rules = rules;
+    }
+
+    /** Submits a job; a retried submit with the same {@code Idempotency-Key} returns the job the first one made. */
+    public Uni<Created> submit(Caller caller, JobSpec raw, String idempotencyKey) {
+        Access.requireTenant(caller);
+        if (raw == null) {
+            throw ApiException.badRequest("body", "a job spec is required");
+        }
+        if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
+            throw ApiException.badRequest("Idempotency-Key", "1-128 visible ASCII characters");
+        }
+        JobSpec spec = SpecDefaults.apply(raw, rules);
+        Uni<JobRecord> earlier = idempotencyKey == null ? Uni.createFrom().nullItem()
+                : jobs.findByIdempotencyKey(pool, caller.tenant(), caller.user(), idempotencyKey);
+        return earlier.flatMap(found -> {
+            if (found != null) {
+                return Uni.createFrom().item(new Created(found, true, List.of()));
+            }
+            SpecValidator.validate(spec, caller, rules);
+            return creator.create(NewJob.first(spec, caller.tenant(), caller.user(), idempotencyKey, null),
+                    TransitionRecord.USER)
+                    .map(job -> new Created(job, false, List.of()))
+                    .onFailure(SubmitService::isIdempotencyRace)
+                    .recoverWithUni(e -> jobs.findByIdempotencyKey(pool, caller.tenant(), caller.user(), idempotencyKey)
+                            .map(job -> new Created(job, true, List.of())));
+        });
+    }
+
+    /**
+     * Clones a job the caller may clone into a new job of theirs, overrides applied. Volumes of a project the
+     * caller may not mount are dropped (unless the overrides name the volumes), each with a warning.
+     */
+    public Uni<Created> cloneJob(Caller caller, String id, JobSpec overrides) {
+        Access.requireTenant(caller);
+        return jobs.find(pool, id).flatMap(found -> {
+            JobRecord source = Access.require(caller, found, Permission.CLONE);
+            JobSpec merged = SpecDefaults.merge(source.spec(), overrides);
+            List<String> warnings = new java.util.ArrayList<>();
+            if (overrides == null || overrides.volumes() == null) {
+                List<JobSpec.VolumeSpec> kept = new java.util.ArrayList<>();
+                for (JobSpec.VolumeSpec v : merged.volumes()) {
+                    if (SpecValidator.mayMount(v, caller, rules)) {
+                        kept.add(v);
+                    } else {
+                        warnings.add("volume '" + v.name() + "' (claim " + v.claimName() + " of project " + v.project()
+                                + ") was dropped: you may not mount it; check paths under " + v.mountPath()
+                                + " in the command");
+                    }
+                }
+                merged = SpecDefaults.merge(merged, new JobSpec(null, null, null, null, null, null, null, null, null,
+                        null, null, null, null, kept, null, null, null, null, null, null));
+            }
+            JobSpec spec = SpecDefaults.apply(merged, rules);
+            SpecValidator.validate(spec, caller, rules);
+            return creator.create(NewJob.first(spec, caller.tenant(), caller.user(), null, source.id()),
+                    TransitionRecord.USER).map(job -> new Created(job, false, List.copyOf(warnings)));
+        });
+    }
+
+    private static boolean isIdempotencyRace(Throwable e) {
+        return e instanceof PgException pg && "23505".equals(pg.getSqlState())
+                && String.valueOf(pg.getConstraint()).contains("idempotency");
+    }
+}

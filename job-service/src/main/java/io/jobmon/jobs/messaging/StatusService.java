@@ -1,0 +1,77 @@
+package io.jobmon.jobs.messaging;
+
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.jobs.job.model.JobRecord;
+import io.jobmon.jobs.job.model.TransitionRecord;
+import io.jobmon.jobs.job.repository.JobRepository;
+import io.jobmon.jobs.job.repository.JobRepository.StatusUpdate;
+import io.jobmon.jobs.job.repository.PodRepository;
+import io.jobmon.jobs.job.repository.TransitionRepository;
+import io.jobmon.jobs.job.service.StatusMachine;
+import io.jobmon.jobs.metrics.JobMetrics;
+import io.jobmon.jobs.outbox.OutboxWriter;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+/**
+ * Applies a cluster transition to its job in one transaction (status, timeline, pods, snapshot), under the job's
+ * row lock, by {@link StatusMachine}'s rule. A transition for a job job-service does not know is acknowledged and
+ * counted ({@code outcome=unknown_job}), not stored: the event carries no owner or tenant, so no one could be
+ * allowed to see such a record, and every job jobmon submits exists before its workload does.
+ */
+@ApplicationScoped
+public class StatusService {
+
+    private static final Logger LOG = Logger.getLogger(StatusService.class);
+
+    private final Pool pool;
+    private final JobRepository jobs;
+    private final TransitionRepository transitions;
+    private final PodRepository pods;
+    private final OutboxWriter outbox;
+    private final JobMetrics metrics;
+
+    public StatusService(Pool pool, JobRepository jobs, TransitionRepository transitions, PodRepository pods,
+            OutboxWriter outbox, JobMetrics metrics) {
+        this.pool = pool;
+        this.jobs = jobs;
+        this.transitions = transitions;
+        this.pods = pods;
+        this.outbox = outbox;
+        this.metrics = metrics;
+    }
+
+    private record Applied(JobRecord before, StatusUpdate after) {
+    }
+
+    public Uni<Void> apply(JobStatusChanged e) {
+        return pool.withTransaction(tx -> jobs.lock(tx, e.jobId()).flatMap(job -> {
+            if (job == null) {
+                LOG.debugf("status %s for unknown job %s ignored", e.status(), e.jobId());
+                metrics.statusEvent("unknown_job");
+                return Uni.createFrom().<Applied>nullItem();
+            }
+            StatusMachine.Decision d = StatusMachine.onEvent(job, e);
+            if (d.effect() == StatusMachine.Effect.IGNORE) {
+                metrics.statusEvent("ignored");
+                return Uni.createFrom().<Applied>nullItem();
+            }
+            StatusUpdate u = d.update();
+            Uni<Void> timeline = d.effect() == StatusMachine.Effect.CHANGE
+                    ? transitions.insert(tx, new TransitionRecord(job.id(), u.status(), u.reason(), u.message(),
+                            e.exitCode(), e.time(), TransitionRecord.CLUSTER, e.sequence()))
+                    : Uni.createFrom().voidItem();
+            return jobs.updateStatus(tx, u).flatMap(x -> timeline)
+                    .flatMap(x -> pods.upsert(tx, job.id(), e.pods(), e.time()))
+                    .flatMap(x -> outbox.changed(tx, job.id()))
+                    .replaceWith(new Applied(job, u));
+        })).invoke(applied -> {
+            if (applied != null) {
+                metrics.statusEvent("applied");
+                metrics.transitionApplied(applied.before(), applied.after());
+            }
+        }).replaceWithVoid();
+    }
+}

@@ -1,0 +1,99 @@
+package io.jobmon.jobs.job;
+
+import static io.jobmon.contracts.events.JobStatus.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobmon.contracts.access.Visibility;
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.jobs.job.model.AttemptCause;
+import io.jobmon.jobs.job.model.JobRecord;
+import io.jobmon.jobs.job.model.Priority;
+import io.jobmon.jobs.job.service.StatusMachine;
+import io.jobmon.jobs.job.service.StatusMachine.Decision;
+import io.jobmon.jobs.job.service.StatusMachine.Effect;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StatusMachineTest {
+
+    private static final Instant T0 = Instant.parse("2026-07-06T09:30:00Z");
+
+    static JobRecord job(JobStatus status, long lastSequence, Instant started, String failure) {
+        return new JobRecord("j-1", "t1", "alice", "project-nlp", "n", "c", "r", "ns", "q", Priority.NORMAL, status,
+                "Submitted", null, failure, null, null, "A800", 1, 1, Visibility.PRIVATE, List.of(), List.of(), null,
+                false, false, 0, "j-1", 1, AttemptCause.INITIAL, null, null, null, 0, null, T0, null, started, null,
+                lastSequence, 1);
+    }
+
+    static JobStatusChanged event(JobStatus status, long seq, String reason, int secondsAfter) {
+        return new JobStatusChanged("j-1", "c", status, reason, "m", null, T0.plusSeconds(secondsAfter), seq, List.of());
+    }
+
+    @Test
+    void aNewerTransitionChangesStatusAndStampsTimes() {
+        Decision d = StatusMachine.onEvent(job(PENDING, 0, null, null), event(RUNNING, 1, "Started", 60));
+        assertEquals(Effect.CHANGE, d.effect());
+        assertEquals(RUNNING, d.update().status());
+        assertEquals(T0.plusSeconds(60), d.update().startedAt());
+        assertEquals(T0.plusSeconds(60), d.update().firstEventAt());
+        assertNull(d.update().finishedAt());
+        assertEquals(1, d.update().lastSequence());
+    }
+
+    @Test
+    void duplicatesAndOlderTransitionsChangeNothing() {
+        assertEquals(Effect.IGNORE, StatusMachine.onEvent(job(RUNNING, 5, T0, null), event(RUNNING, 5, "x", 1)).effect());
+        assertEquals(Effect.IGNORE, StatusMachine.onEvent(job(RUNNING, 5, T0, null), event(PENDING, 3, "x", 1)).effect());
+    }
+
+    @Test
+    void aFinalJobNeverChangesAgain() {
+        assertEquals(Effect.IGNORE, StatusMachine.onEvent(job(SUCCEEDED, 2, T0, null), event(RUNNING, 9, "x", 1)).effect());
+        assertEquals(Effect.IGNORE, StatusMachine.onEvent(job(STOPPED, 2, T0, null), event(FAILED, 9, "x", 1)).effect());
+    }
+
+    @Test
+    void aFailureKeepsTheFirstReasonAsFailureReasonAndEnds() {
+        Decision d = StatusMachine.onEvent(job(RUNNING, 1, T0, null), event(FAILED, 2, "OOMKilled", 90));
+        assertEquals(FAILED, d.update().status());
+        assertEquals("OOMKilled", d.update().failureReason());
+        assertEquals(T0.plusSeconds(90), d.update().finishedAt());
+        Decision later = StatusMachine.onEvent(job(ABNORMAL, 1, T0, "NodeLost"), event(FAILED, 2, "Error", 90));
+        assertEquals("NodeLost", later.update().failureReason());
+    }
+
+    @Test
+    void aStoppingJobEndsStoppedUnlessItSucceeded() {
+        assertEquals(STOPPED, StatusMachine.onEvent(job(STOPPING, 1, T0, null), event(FAILED, 2, "Error", 5)).update().status());
+        assertEquals(SUCCEEDED, StatusMachine.onEvent(job(STOPPING, 1, T0, null), event(SUCCEEDED, 2, "Done", 5)).update().status());
+        Decision running = StatusMachine.onEvent(job(STOPPING, 1, T0, null), event(RUNNING, 2, "Started", 5));
+        assertEquals(Effect.TRACK, running.effect());
+        assertEquals(STOPPING, running.update().status());
+    }
+
+    @Test
+    void aNewPendingReasonIsATimelineEntryButTheSameOneIsNot() {
+        JobRecord pending = job(PENDING, 1, null, null);
+        assertEquals(Effect.CHANGE, StatusMachine.onEvent(pending, event(PENDING, 2, "Unschedulable", 5)).effect());
+        assertEquals(Effect.TRACK, StatusMachine.onEvent(pending, event(PENDING, 2, "Submitted", 5)).effect());
+    }
+
+    @Test
+    void actionsFollowTheState() {
+        assertTrue(StatusMachine.canStop(QUEUED));
+        assertTrue(StatusMachine.canStop(ABNORMAL));
+        assertFalse(StatusMachine.canStop(SUCCEEDED));
+        assertEquals(STOPPED, StatusMachine.stopTarget(QUEUED));
+        assertEquals(STOPPING, StatusMachine.stopTarget(RUNNING));
+        assertTrue(StatusMachine.canDelete(FAILED));
+        assertFalse(StatusMachine.canDelete(RUNNING));
+        assertFalse(StatusMachine.canDelete(ABNORMAL));
+        assertTrue(StatusMachine.canResubmit(ABNORMAL));
+        assertFalse(StatusMachine.canResubmit(PENDING));
+    }
+}

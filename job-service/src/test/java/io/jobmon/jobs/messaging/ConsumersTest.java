@@ -1,0 +1,199 @@
+package io.jobmon.jobs.messaging;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.events.DiagnosisFinished;
+import io.jobmon.contracts.events.JobCommand;
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.contracts.events.PodSummary;
+import io.jobmon.contracts.events.PodSummary.ContainerSummary;
+import io.jobmon.contracts.events.Topics;
+import io.jobmon.jobs.TestJobs;
+import io.jobmon.testsupport.KafkaTestClient;
+import io.jobmon.testsupport.KafkaTestResource;
+import io.jobmon.testsupport.PostgresTestResource;
+import io.jobmon.testsupport.Tokens;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import io.quarkus.test.oidc.server.OidcWiremockTestResource;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The consumers over the real broker: order, duplicates, the DLQ, diagnoses and commands. */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+@WithTestResource(OidcWiremockTestResource.class)
+@WithKubernetesTestServer
+class ConsumersTest {
+
+    static void send(JobStatusChanged e) {
+        KafkaTestClient.send(Topics.JOB_STATUS, e.jobId(),
+                CloudEvents.encode("/test/event-ingest", JobStatusChanged.TYPE, e.jobId(), e));
+    }
+
+    static void awaitStatus(String id, String status, int timelineEntries) {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
+                .get("/api/v1/jobs/" + id + "/timeline").then().body("", hasSize(timelineEntries))
+                .body("[" + (timelineEntries - 1) + "].status", equalTo(status)));
+    }
+
+    static PodSummary pod(String name, String phase, String state, Integer exit) {
+        return new PodSummary(name, "train", "gpu-node-1", phase, null,
+                List.of(new ContainerSummary("main", state, exit == null ? null : "Error", exit, 0)));
+    }
+
+    @Test
+    void transitionsApplyInSequenceOrderAndDuplicatesOrStaleOnesChangeNothing() {
+        String id = TestJobs.submit(Tokens.alice());
+        Instant t = Instant.now();
+        send(new JobStatusChanged(id, "ext-b", JobStatus.QUEUED, "QuotaExceeded", "queue gpu-prod is full", null, t, 1,
+                List.of()));
+        send(new JobStatusChanged(id, "ext-b", JobStatus.RUNNING, "Started", null, null, t.plusSeconds(60), 3,
+                List.of(pod(id + "-0", "Running", "running", null), pod(id + "-1", "Running", "running", null))));
+        // late and duplicate deliveries
+        send(new JobStatusChanged(id, "ext-b", JobStatus.PARTIALLY_PENDING, "Unschedulable", null, null,
+                t.plusSeconds(30), 2, List.of()));
+        send(new JobStatusChanged(id, "ext-b", JobStatus.RUNNING, "Started", null, null, t.plusSeconds(60), 3,
+                List.of()));
+        send(new JobStatusChanged(id, "ext-b", JobStatus.FAILED, "Error", "exit 1", 1, t.plusSeconds(120), 4,
+                List.of(pod(id + "-0", "Failed", "terminated", 1))));
+        awaitStatus(id, "FAILED", 4);
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/timeline").then()
+                .body("status", contains("PENDING", "QUEUED", "RUNNING", "FAILED"))
+                .body("[1].reason", equalTo("QuotaExceeded")).body("[1].message", equalTo("queue gpu-prod is full"));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then()
+                .body("status", equalTo("FAILED")).body("failureReason", equalTo("Error"))
+                .body("exitCode", equalTo(1)).body("queueSeconds", org.hamcrest.Matchers.greaterThanOrEqualTo(0))
+                .body("runSeconds", equalTo(60)).body("runTime", equalTo("1m"))
+                .body("pods.total", equalTo(2)).body("pods.byPhase.Failed", equalTo(1));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/pods").then()
+                .body("items.name", contains(id + "-0", id + "-1"))
+                .body("items[0].containers[0].exitCode", equalTo(1))
+                .body("items[0].conditions.type", contains("PodScheduled", "Ready"))
+                .body("items[1].conditions[1].status", equalTo("True"));
+    }
+
+    @Test
+    void podsArePagedByName() {
+        String id = TestJobs.submit(Tokens.alice());
+        List<PodSummary> pods = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            pods.add(pod(id + "-" + i, "Running", "running", null));
+        }
+        send(new JobStatusChanged(id, "ext-b", JobStatus.RUNNING, "Started", null, null, Instant.now(), 1, pods));
+        awaitStatus(id, "RUNNING", 2);
+        String next = given().auth().oauth2(Tokens.alice()).queryParam("limit", 3).get("/api/v1/jobs/" + id + "/pods")
+                .then().body("items", hasSize(3)).extract().path("nextCursor");
+        given().auth().oauth2(Tokens.alice()).queryParam("limit", 3).queryParam("cursor", next)
+                .get("/api/v1/jobs/" + id + "/pods").then().body("items.name", contains(id + "-3", id + "-4"))
+                .body("nextCursor", org.hamcrest.Matchers.nullValue());
+    }
+
+    @Test
+    void aMalformedRecordGoesToTheDlqWithItsReasonAndThePartitionMovesOn() {
+        String id = TestJobs.submit(Tokens.alice());
+        KafkaTestClient.send(Topics.JOB_STATUS, id, "{this is not json");
+        KafkaTestClient.send(Topics.JOB_STATUS, id, CloudEvents.encode("/test", JobStatusChanged.TYPE, id,
+                Map.of("jobId", id, "status", "EXPLODED", "time", Instant.now().toString(), "sequence", 1)));
+        send(TestJobs.status(id, JobStatus.RUNNING, 1, "Started"));
+        var dead = KafkaTestClient.await(Topics.dlq(Topics.JOB_STATUS), r -> id.equals(r.key()), 2,
+                Duration.ofSeconds(30));
+        assertEquals(2, dead.size());
+        var reason = dead.get(0).headers().lastHeader("dead-letter-reason");
+        assertFalse(reason == null || new String(reason.value(), StandardCharsets.UTF_8).isBlank());
+        awaitStatus(id, "RUNNING", 2);
+    }
+
+    @Test
+    void aStatusForAJobJobServiceDoesNotKnowIsAcknowledgedNotStored() {
+        String ghost = "j-ghost-" + UUID.randomUUID().toString().substring(0, 6);
+        send(TestJobs.status(ghost, JobStatus.RUNNING, 1, "Started"));
+        String id = TestJobs.submit(Tokens.alice());
+        send(TestJobs.status(id, JobStatus.RUNNING, 1, "Started"));
+        awaitStatus(id, "RUNNING", 2);
+        given().auth().oauth2(Tokens.admin()).get("/api/v1/jobs/" + ghost).then().statusCode(404);
+    }
+
+    @Test
+    void aDiagnosisSetsTheFailureReasonOfAFailedJobOnce() {
+        String id = TestJobs.submit(Tokens.alice());
+        send(TestJobs.status(id, JobStatus.FAILED, 1, "Error"));
+        awaitStatus(id, "FAILED", 2);
+        String diag = "d-" + UUID.randomUUID();
+        DiagnosisFinished d = new DiagnosisFinished(diag, id, "JOB_FAILED", "GPU_OOM", "TERMINATE", "CUDA OOM", 0.9,
+                Instant.now());
+        KafkaTestClient.send(Topics.DIAGNOSES, id, CloudEvents.encode("/test", DiagnosisFinished.TYPE, id, d));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
+                .get("/api/v1/jobs/" + id).then().body("failureReason", equalTo("GPU_OOM"))
+                .body("failureDiagnosisId", equalTo(diag)));
+    }
+
+    @Test
+    void restartCreatesTheNextAttemptOnceAndRefusesPastTheLimit() {
+        String id = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("supportsRestart", true,
+                "autoFaultHandling", true, "maxRetries", 1)));
+        send(TestJobs.status(id, JobStatus.RUNNING, 1, "Started"));
+        awaitStatus(id, "RUNNING", 2);
+        String cmd = "c-" + UUID.randomUUID();
+        JobCommand restart = new JobCommand(cmd, id, JobCommand.Kind.RESTART, List.of("d-1", "d-2"), "TRAINING_HANG",
+                Instant.now());
+        String value = CloudEvents.encode("/test", JobCommand.TYPE, id, restart);
+        KafkaTestClient.send(Topics.JOB_COMMANDS, id, value);
+        KafkaTestClient.send(Topics.JOB_COMMANDS, id, value); // delivered twice: executed once
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
+                .get("/api/v1/jobs/" + id + "/attempts").then()
+                .body("attempts", hasSize(2)).body("commands", hasSize(1))
+                .body("commands[0].outcome", equalTo("EXECUTED")));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/attempts").then()
+                .body("attempts[1].cause", equalTo("DIAGNOSIS")).body("attempts[1].diagnosisId", equalTo("d-2"))
+                .body("retriesUsed", equalTo(1)).body("retriesLeft", equalTo(0));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then().body("status", equalTo("STOPPING"));
+        String second = given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/attempts")
+                .then().extract().path("attempts[1].jobId");
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + second).then()
+                .body("subState", equalTo("RETRYING")).body("retry.attempt", equalTo(2));
+
+        String cmd2 = "c-" + UUID.randomUUID();
+        KafkaTestClient.send(Topics.JOB_COMMANDS, second, CloudEvents.encode("/test", JobCommand.TYPE, second,
+                new JobCommand(cmd2, second, JobCommand.Kind.RESTART, List.of(), "NODE_FAILURE", Instant.now())));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
+                .get("/api/v1/jobs/" + id + "/attempts").then().body("commands", hasSize(2))
+                .body("commands[1].outcome", equalTo("REFUSED"))
+                .body("commands[1].detail", org.hamcrest.Matchers.containsString("retry limit")));
+    }
+
+    @Test
+    void terminateStopsWithTheReasonAndRestartOfAJobWithoutRestartSupportIsRefused() {
+        String id = TestJobs.submit(Tokens.alice());
+        send(TestJobs.status(id, JobStatus.RUNNING, 1, "Started"));
+        awaitStatus(id, "RUNNING", 2);
+        KafkaTestClient.send(Topics.JOB_COMMANDS, id, CloudEvents.encode("/test", JobCommand.TYPE, id,
+                new JobCommand("c-" + UUID.randomUUID(), id, JobCommand.Kind.RESTART, List.of("d-9"), "hang",
+                        Instant.now())));
+        KafkaTestClient.send(Topics.JOB_COMMANDS, id, CloudEvents.encode("/test", JobCommand.TYPE, id,
+                new JobCommand("c-" + UUID.randomUUID(), id, JobCommand.Kind.TERMINATE, List.of("d-7", "d-8"),
+                        "GPU_OOM twice", Instant.now())));
+        awaitStatus(id, "STOPPING", 3);
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/attempts").then()
+                .body("commands.outcome", contains("REFUSED", "EXECUTED"))
+                .body("commands[0].detail", org.hamcrest.Matchers.containsString("supportsRestart"));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/timeline").then()
+                .body("[2].reason", equalTo("TerminatedByFaultHandling"))
+                .body("[2].message", org.hamcrest.Matchers.containsString("GPU_OOM twice"));
+    }
+}

@@ -1,0 +1,49 @@
+package io.jobmon.jobs.metrics;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.jobs.TestJobs;
+import io.jobmon.jobs.messaging.StatusService;
+import io.jobmon.testsupport.KafkaTestResource;
+import io.jobmon.testsupport.PostgresTestResource;
+import io.jobmon.testsupport.Tokens;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import io.quarkus.test.oidc.server.OidcWiremockTestResource;
+import jakarta.inject.Inject;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The Prometheus series the platform's alert rules use. */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+@WithTestResource(OidcWiremockTestResource.class)
+@WithKubernetesTestServer
+class MetricsTest {
+
+    @Inject
+    StatusService statuses;
+
+    @Inject
+    JobGauges gauges;
+
+    @Test
+    void jobsByStatusPendingTimeSchedulingLatencyAndFailuresByReasonAreExported() {
+        String queued = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("queue", "metrics-q")));
+        String failing = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("queue", "metrics-q")));
+        statuses.apply(TestJobs.status(queued, JobStatus.QUEUED, 1, "QuotaExceeded")).await().indefinitely();
+        statuses.apply(TestJobs.status(failing, JobStatus.RUNNING, 1, "Started")).await().indefinitely();
+        statuses.apply(TestJobs.status(failing, JobStatus.FAILED, 2, "OOMKilled")).await().indefinitely();
+        gauges.refresh();
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("jobmon_jobs{cluster=\"ext-b\",queue=\"metrics-q\",status=\"QUEUED\"}"))
+                .body(containsString("jobmon_job_pending_seconds_bucket{cluster=\"ext-b\""))
+                .body(containsString("jobmon_job_scheduling_latency_seconds_count{cluster=\"ext-b\""))
+                .body(containsString("jobmon_job_failures_total{cluster=\"ext-b\",queue=\"metrics-q\",reason=\"OOMKilled\"}"))
+                .body(containsString("jobmon_outbox_pending"));
+    }
+}
