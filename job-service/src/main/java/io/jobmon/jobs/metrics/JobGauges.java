@@ -28,7 +28,9 @@ public class JobGauges {
         this.pool = pool;
         this.jobs = MultiGauge.builder("jobmon.jobs").description("live jobs by status, cluster and queue")
                 .register(registry);
-        registry.gauge("jobmon.outbox.pending", outbox);
+        // A strong reference: a plain registry.gauge(...) holds its number weakly and may report nothing.
+        io.micrometer.core.instrument.Gauge.builder("jobmon.outbox.pending", outbox, AtomicLong::get)
+                .description("snapshots committed but not yet published").strongReference(true).register(registry);
     }
 
     @Scheduled(every = "${jobmon.metrics.refresh:15s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
