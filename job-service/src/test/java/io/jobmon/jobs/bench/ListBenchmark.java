@@ -70,6 +70,8 @@ public final class ListBenchmark {
             service.destroy();
             oidc.stop(0);
         }
+        // The embedded broker's threads would keep the JVM alive; shutdown hooks stop it and PostgreSQL.
+        System.exit(0);
     }
 
     static List<String[]> measureLists(String tenant) throws Exception {
