@@ -149,9 +149,11 @@ cmd_up() {
     start_component keycloak >"$LOG_DIR/keycloak-start.log" 2>&1 </dev/null &
     kc_starter=$!
   fi
+  # The launcher (it runs PostgreSQL and Kafka) builds in seconds: they start while the services build.
+  build_if_needed
+  for c in "${want_infra[@]}"; do [[ "$c" == keycloak ]] || start_component "$c"; done
   build_if_needed "${want_services[@]}"
   deadline=$(($(now) + UP_TIMEOUT))
-  for c in "${want_infra[@]}"; do [[ "$c" == keycloak ]] || start_component "$c"; done
   # Services need the database and the broker at startup, wherever those are.
   if ((${#want_services[@]} > 0)) || [[ " ${want_infra[*]} " == *" postgres "* ]]; then
     wait_ready postgres "$deadline"

@@ -54,6 +54,11 @@ public class ApiException extends RuntimeException {
         return new ApiException(409, "Conflict", "conflict", detail, null);
     }
 
+    /** 422: well-formed, but cannot be processed as asked (e.g. an Idempotency-Key reused with another body). */
+    public static ApiException unprocessable(String detail) {
+        return new ApiException(422, "Unprocessable Content", "unprocessable", detail, null);
+    }
+
     /** 410: the data asked for is older than the retention window. */
     public static ApiException gone(String detail) {
         return new ApiException(410, "Gone", "retention-expired", detail, null);

@@ -28,6 +28,12 @@ final class ServiceProcess {
         log = Files.createTempFile("ingest-" + name + "-", ".log");
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx1g");
+        // Extra JVM options for the service, e.g. -Dbench.serviceOpts="-XX:StartFlightRecording=filename=/tmp/i.jfr"
+        for (String opt : System.getProperty("bench.serviceOpts", "").trim().split("\\s+")) {
+            if (!opt.isEmpty()) {
+                command.add(opt);
+            }
+        }
         Map<String, String> props = Map.ofEntries(
                 Map.entry("kafka.bootstrap.servers", bootstrap),
                 Map.entry("quarkus.datasource.jdbc.url", "jdbc:" + dbUrl),

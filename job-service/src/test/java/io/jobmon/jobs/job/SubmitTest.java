@@ -104,6 +104,25 @@ class SubmitTest {
     }
 
     @Test
+    void theSameIdempotencyKeyWithAnotherSpecIsRefusedAndCreatesNothing() {
+        Map<String, Object> spec = TestJobs.spec();
+        String key = "k2-" + spec.get("name");
+        String first = given().auth().oauth2(Tokens.alice()).header("Idempotency-Key", key)
+                .contentType(ContentType.JSON).body(spec).post("/api/v1/jobs").then().statusCode(201)
+                .extract().path("id");
+        Map<String, Object> other = new java.util.HashMap<>(spec);
+        other.put("image", "registry.local/nlp/train:2.0");
+        given().auth().oauth2(Tokens.alice()).header("Idempotency-Key", key)
+                .contentType(ContentType.JSON).body(other).post("/api/v1/jobs").then().statusCode(422)
+                .contentType("application/problem+json")
+                .body("detail", containsString(first));
+        // the job of the key is untouched, and the key still replays it for its own spec
+        given().auth().oauth2(Tokens.alice()).header("Idempotency-Key", key)
+                .contentType(ContentType.JSON).body(spec).post("/api/v1/jobs").then().statusCode(201)
+                .body("id", equalTo(first)).body("spec.image", equalTo("registry.local/nlp/train:1.0"));
+    }
+
+    @Test
     void aMultiReplicaJobBecomesAnIndexedKubernetesJobWithLabelsGpusAndVolumes() {
         Map<String, Object> spec = TestJobs.spec(Map.of("cluster", "gpu-a", "queue", "gpu-prod", "replicas", 4,
                 "priority", "HIGH", "env", Map.of("EPOCHS", "3"), "args", List.of("--lr", "0.1"),

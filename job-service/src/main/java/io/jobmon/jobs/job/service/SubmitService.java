@@ -50,7 +50,7 @@ public class SubmitService {
                 : jobs.findByIdempotencyKey(pool, caller.tenant(), caller.user(), idempotencyKey);
         return earlier.flatMap(found -> {
             if (found != null) {
-                return Uni.createFrom().item(new Created(found, true, List.of()));
+                return Uni.createFrom().item(replay(found, spec, idempotencyKey));
             }
             SpecValidator.validate(spec, caller, rules);
             return creator.create(NewJob.first(spec, caller.tenant(), caller.user(), idempotencyKey, null),
@@ -58,7 +58,7 @@ public class SubmitService {
                     .map(job -> new Created(job, false, List.of()))
                     .onFailure(SubmitService::isIdempotencyRace)
                     .recoverWithUni(e -> jobs.findByIdempotencyKey(pool, caller.tenant(), caller.user(), idempotencyKey)
-                            .map(job -> new Created(job, true, List.of())));
+                            .map(job -> replay(job, spec, idempotencyKey)));
         });
     }
 
@@ -91,6 +91,18 @@ public class SubmitService {
             return creator.create(NewJob.first(spec, caller.tenant(), caller.user(), null, source.id()),
                     TransitionRecord.USER).map(job -> new Created(job, false, List.copyOf(warnings)));
         });
+    }
+
+    /**
+     * A retried submit gets the job its key made; the same key with another spec is a client bug (a reused key
+     * would silently drop the new job), answered 422 as the IETF Idempotency-Key draft asks.
+     */
+    private static Created replay(JobRecord earlier, JobSpec spec, String key) {
+        if (earlier.spec() != null && !earlier.spec().equals(spec)) {
+            throw ApiException.unprocessable("Idempotency-Key '" + key + "' was used for job " + earlier.id()
+                    + " with a different spec; use a new key for a new job");
+        }
+        return new Created(earlier, true, List.of());
     }
 
     private static boolean isIdempotencyRace(Throwable e) {
