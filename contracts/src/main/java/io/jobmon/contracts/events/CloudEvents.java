@@ -1,11 +1,12 @@
 package io.jobmon.contracts.events;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.time.Instant;
 import java.util.UUID;
@@ -53,29 +54,41 @@ public final class CloudEvents {
         if (value == null || value.isBlank()) {
             throw new InvalidRecordException("empty record value");
         }
-        JsonNode tree;
+        // One streaming read straight into the records (no intermediate tree): this runs for every record.
+        CloudEvent<T> event;
         try {
-            tree = MAPPER.readTree(value);
-        } catch (JsonProcessingException e) {
+            event = MAPPER.readerFor(eventType(dataType)).readValue(value);
+        } catch (JsonParseException e) {
             throw new InvalidRecordException("not JSON: " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof InvalidRecordException invalid) {
+                throw invalid;
+            }
+            if (e instanceof MismatchedInputException m && m.getPath().isEmpty()) {
+                throw new InvalidRecordException("not a CloudEvent: a JSON object is expected");
+            }
+            String msg = e.getCause() != null && !(e.getCause() instanceof JsonProcessingException)
+                    ? e.getCause().getMessage() : e.getOriginalMessage();
+            throw new InvalidRecordException("invalid " + dataType.getSimpleName() + ": " + msg);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRecordException("invalid " + dataType.getSimpleName() + ": " + e.getMessage());
         }
-        if (!tree.isObject() || !tree.hasNonNull("data")) {
+        if (event == null || event.data() == null) {
             throw new InvalidRecordException("not a CloudEvent: missing 'data'");
         }
-        if (!tree.hasNonNull("id")) {
+        if (event.id() == null) {
             throw new InvalidRecordException("not a CloudEvent: missing 'id'");
         }
-        JavaType type = MAPPER.getTypeFactory().constructParametricType(CloudEvent.class, dataType);
-        try {
-            CloudEvent<T> event = MAPPER.convertValue(tree, type);
-            if (event.data() instanceof Validatable v) {
-                v.validate();
-            }
-            return event;
-        } catch (IllegalArgumentException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            String msg = cause instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : cause.getMessage();
-            throw new InvalidRecordException("invalid " + dataType.getSimpleName() + ": " + msg);
+        if (event.data() instanceof Validatable v) {
+            v.validate();
         }
+        return event;
+    }
+
+    private static final java.util.Map<Class<?>, JavaType> TYPES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static JavaType eventType(Class<?> dataType) {
+        return TYPES.computeIfAbsent(dataType,
+                t -> MAPPER.getTypeFactory().constructParametricType(CloudEvent.class, t));
     }
 }

@@ -1,7 +1,10 @@
 package io.jobmon.events.ingest;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /** Counters of the ingest path, on /q/metrics as {@code jobmon_ingest_records_total{result=...}}. */
@@ -16,6 +19,10 @@ public class IngestMetrics {
     private final Counter invalid;
     private final Counter replayed;
     private final Counter transitions;
+    private final Timer decode;
+    private final Timer transaction;
+    private final Timer publish;
+    private final DistributionSummary batchSize;
 
     public IngestMetrics(MeterRegistry registry) {
         stored = records(registry, "stored");
@@ -27,6 +34,30 @@ public class IngestMetrics {
         replayed = records(registry, "replayed");
         transitions = Counter.builder("jobmon.ingest.transitions").description("status transitions published")
                 .register(registry);
+        decode = stage(registry, "decode");
+        transaction = stage(registry, "transaction");
+        publish = stage(registry, "publish");
+        batchSize = DistributionSummary.builder("jobmon.ingest.batch.records").description("records per polled batch")
+                .register(registry);
+    }
+
+    private static Timer stage(MeterRegistry registry, String stage) {
+        return Timer.builder("jobmon.ingest.batch.duration").tag("stage", stage)
+                .description("time a batch spends in each stage: decoding, the store transaction, publishing its transitions")
+                .register(registry);
+    }
+
+    void decoded(long nanos) {
+        decode.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void transaction(long nanos, int records) {
+        transaction.record(nanos, TimeUnit.NANOSECONDS);
+        batchSize.record(records);
+    }
+
+    void published(long nanos) {
+        publish.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     private static Counter records(MeterRegistry registry, String result) {

@@ -28,8 +28,8 @@ public class JobStateRepository {
     private static final String ENSURE = "INSERT INTO events.job_state (job_id) SELECT j FROM unnest($1::text[]) AS j"
             + " ORDER BY j ON CONFLICT DO NOTHING";
     private static final String LOCK = "SELECT job_id, cluster, status, reason, message, exit_code, sequence,"
-            + " stop_requested, signals FROM events.job_state WHERE job_id = ANY($1::text[]) ORDER BY job_id FOR UPDATE";
-    private static final String PODS = "SELECT job_id, view FROM events.pod_state WHERE job_id = ANY($1::text[])";
+            + " stop_requested, signals::text AS signals FROM events.job_state WHERE job_id = ANY($1::text[]) ORDER BY job_id FOR UPDATE";
+    private static final String PODS = "SELECT job_id, view::text AS view FROM events.pod_state WHERE job_id = ANY($1::text[])";
     private static final String SAVE = "UPDATE events.job_state j SET cluster = u.cluster, status = u.status,"
             + " reason = u.reason, message = u.message, exit_code = u.exit_code, sequence = u.sequence,"
             + " stop_requested = u.stop, signals = u.signals::jsonb, updated_at = now()"
@@ -45,7 +45,7 @@ public class JobStateRepository {
                 .chain(() -> conn.preparedQuery(PODS).execute(Tuple.of((Object) ids)))
                 .invoke(rows -> {
                     for (Row r : rows) {
-                        PodView p = Sql.read(r.getValue("view"), PodView.class);
+                        PodView p = Sql.read(r.getString("view"), PodView.class);
                         pods.computeIfAbsent(r.getString("job_id"), k -> new LinkedHashMap<>())
                                 .put(p.namespace() + "/" + p.name(), p);
                     }
@@ -57,7 +57,7 @@ public class JobStateRepository {
                         String id = r.getString("job_id");
                         String status = r.getString("status");
                         jobs.put(id, new JobModel(id, r.getString("cluster"), pods.getOrDefault(id, Map.of()),
-                                Sql.read(r.getValue("signals"), SIGNALS), Boolean.TRUE.equals(r.getBoolean("stop_requested")),
+                                Sql.read(r.getString("signals"), SIGNALS), Boolean.TRUE.equals(r.getBoolean("stop_requested")),
                                 status == null ? null : JobStatus.valueOf(status), r.getString("reason"),
                                 r.getString("message"), r.getInteger("exit_code"), r.getLong("sequence")));
                     }

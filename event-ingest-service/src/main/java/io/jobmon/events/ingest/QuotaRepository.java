@@ -21,7 +21,7 @@ public class QuotaRepository {
     private static final TypeReference<Map<String, Integer>> RECENT = new TypeReference<>() {
     };
     private static final String LOAD = "SELECT job_id, object_key, reason, first_uids, latest_uid, latest_created,"
-            + " latest_time, latest_count, omitted_events, omitted_occurrences, recent FROM events.event_quota"
+            + " latest_time, latest_count, omitted_events, omitted_occurrences, recent::text AS recent FROM events.event_quota"
             + " WHERE job_id = ANY($1::text[])";
     private static final String SAVE = "INSERT INTO events.event_quota AS q (job_id, object_key, reason, first_uids,"
             + " latest_uid, latest_created, latest_time, latest_count, omitted_events, omitted_occurrences, recent)"
@@ -42,7 +42,7 @@ public class QuotaRepository {
                         List.of(r.getArrayOfStrings("first_uids")), r.getString("latest_uid"),
                         Sql.instant(r.getOffsetDateTime("latest_created")), Sql.instant(r.getOffsetDateTime("latest_time")),
                         r.getInteger("latest_count"), r.getInteger("omitted_events"), r.getLong("omitted_occurrences"),
-                        Sql.read(r.getValue("recent"), RECENT));
+                        Sql.read(r.getString("recent"), RECENT));
                 out.put(q.key(), q);
             }
             return out;

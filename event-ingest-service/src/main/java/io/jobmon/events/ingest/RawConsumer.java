@@ -36,6 +36,7 @@ public class RawConsumer {
 
     @Incoming("k8s-raw")
     public Uni<Void> consume(KafkaRecordBatch<String, String> batch) {
+        long decodeStart = System.nanoTime();
         List<RawRecord> valid = new ArrayList<>();
         List<Uni<Void>> dead = new ArrayList<>();
         Map<Integer, Long> last = new HashMap<>();
@@ -53,6 +54,7 @@ public class RawConsumer {
                 dead.add(Uni.createFrom().completionStage(() -> record.nack(e)));
             }
         }
+        metrics.decoded(System.nanoTime() - decodeStart);
         if (last.isEmpty()) {
             return Uni.createFrom().completionStage(batch::ack);
         }
@@ -60,10 +62,17 @@ public class RawConsumer {
         // but never loses one.
         Uni<Void> deadLettered = dead.isEmpty() ? Uni.createFrom().voidItem()
                 : Uni.join().all(dead).andFailFast().replaceWithVoid();
+        long[] t = new long[1];
         return deadLettered
+                .invoke(() -> t[0] = System.nanoTime())
                 .chain(() -> ingest.apply(Topics.K8S_RAW, valid, last))
-                .invoke(result -> metrics.batch(result, dead.size()))
+                .invoke(result -> {
+                    metrics.batch(result, dead.size());
+                    metrics.transaction(System.nanoTime() - t[0], batch.getRecords().size());
+                    t[0] = System.nanoTime();
+                })
                 .chain(result -> publisher.publish(result.outbox()))
+                .invoke(() -> metrics.published(System.nanoTime() - t[0]))
                 .chain(() -> Uni.createFrom().completionStage(batch::ack));
     }
 }

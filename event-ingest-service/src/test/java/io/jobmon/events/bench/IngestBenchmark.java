@@ -81,6 +81,7 @@ public final class IngestBenchmark {
             System.out.printf("store: %,d pods, %,d events, %,d jobs%n", Bench.scalar(db, "SELECT count(*) FROM events.pod_state"),
                     Bench.scalar(db, "SELECT count(*) FROM events.event"), Bench.scalar(db, "SELECT count(*) FROM events.job_state"));
 
+            System.out.println(service.ingestMetrics());
             latency(bootstrap, raw, w, run, rate, seconds, watch);
         } finally {
             service.stop();

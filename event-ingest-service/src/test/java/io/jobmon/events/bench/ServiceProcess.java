@@ -17,6 +17,7 @@ final class ServiceProcess {
 
     private final List<String> command = new ArrayList<>();
     private final Path log;
+    private final int port = freePort();
     private Process process;
 
     ServiceProcess(String name, String bootstrap, String dbUrl, String user, String password, String rawTopic,
@@ -40,7 +41,7 @@ final class ServiceProcess {
                 Map.entry("quarkus.datasource.reactive.url", dbUrl),
                 Map.entry("quarkus.datasource.username", user),
                 Map.entry("quarkus.datasource.password", password),
-                Map.entry("quarkus.http.port", "0"),
+                Map.entry("quarkus.http.port", Integer.toString(port)),
                 Map.entry("quarkus.oidc.tenant-enabled", "false"),
                 Map.entry("jobmon.watch.enabled", "false"),
                 Map.entry("mp.messaging.incoming.k8s-raw.topic", rawTopic),
@@ -66,6 +67,27 @@ final class ServiceProcess {
     void stop() throws InterruptedException {
         process.destroy();
         process.waitFor();
+    }
+
+    /** The service's own figures (batch sizes, stage times, record counts) from /q/metrics. */
+    String ingestMetrics() {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        try {
+            String body = http.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            return body.lines().filter(l -> l.startsWith("jobmon_ingest_")).collect(java.util.stream.Collectors.joining("\n"));
+        } catch (IOException | InterruptedException e) {
+            return "(metrics unavailable: " + e + ")";
+        }
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     File log() {

@@ -22,7 +22,20 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import io.jobmon.jobs.config.OutboxConfig;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.ConfigProvider;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -122,5 +135,118 @@ class OutboxTest {
         var records = KafkaTestClient.await(Topics.JOB_CHANGES, r -> id.equals(r.key())
                 && snapshot(r.value()).deleted(), 1, Duration.ofSeconds(30));
         assertEquals(1, records.size());
+    }
+
+    @Test
+    void twoRelayInstancesShareTheOutboxAndNeverPublishAChangeTwice() throws Exception {
+        // Start from an empty outbox, so that the two instances below see this test's rows only.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> relay.pending() == 0);
+        relay.pause();
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Set<String> ids = new HashSet<>();
+            for (int i = 0; i < 30; i++) {
+                ids.add(TestJobs.submit(Tokens.alice()));
+            }
+            String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+            OutboxRelay a = new OutboxRelay(pool, smallBatches(), bootstrap);
+            OutboxRelay b = new OutboxRelay(pool, smallBatches(), bootstrap);
+            Map<String, String> publishedBy = new ConcurrentHashMap<>();
+            List<String> twice = new CopyOnWriteArrayList<>();
+            // Both instances hold a claim at the same time before either publishes: their claims must be disjoint.
+            CountDownLatch bothClaimed = new CountDownLatch(2);
+            Callable<Void> drainA = drain(a, recording("a", ids, publishedBy, twice, bothClaimed), ids, publishedBy);
+            Callable<Void> drainB = drain(b, recording("b", ids, publishedBy, twice, bothClaimed), ids, publishedBy);
+            for (var f : threads.invokeAll(List.of(drainA, drainB), 60, TimeUnit.SECONDS)) {
+                f.get();
+            }
+            assertEquals(List.of(), twice, "a snapshot published by both instances");
+            assertEquals(ids, publishedBy.keySet().stream().map(k -> k.substring(0, k.indexOf('@')))
+                    .collect(Collectors.toSet()));
+            assertTrue(publishedBy.containsValue("a") && publishedBy.containsValue("b"), "both instances worked");
+            for (String id : ids) {
+                assertEquals(0, outboxRows(id), id + " left in the outbox");
+            }
+        } finally {
+            threads.shutdownNow();
+            relay.resume();
+        }
+    }
+
+    private static Callable<Void> drain(OutboxRelay relay, OutboxPublisher publisher, Set<String> ids,
+            Map<String, String> publishedBy) {
+        return () -> {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+            while (publishedBy.size() < ids.size() && System.nanoTime() < deadline) {
+                if (relay.runOnce(publisher) == 0) {
+                    Thread.sleep(20);
+                }
+            }
+            return null;
+        };
+    }
+
+    /** Acknowledges this test's jobs only (other tests' rows stay for the real relay), noting who sent what. */
+    private static OutboxPublisher recording(String name, Set<String> ids, Map<String, String> publishedBy,
+            List<String> twice, CountDownLatch bothClaimed) {
+        return new OutboxPublisher() {
+            private boolean first = true;
+
+            @Override
+            public List<Entry> publish(List<Entry> entries) {
+                if (first) {
+                    first = false;
+                    bothClaimed.countDown();
+                    try {
+                        bothClaimed.await(20, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                List<Entry> acked = new ArrayList<>();
+                for (Entry e : entries) {
+                    if (ids.contains(e.jobId())) {
+                        if (publishedBy.putIfAbsent(e.jobId() + "@" + e.version(), name) != null) {
+                            twice.add(e.jobId() + "@" + e.version());
+                        }
+                        acked.add(e);
+                    }
+                }
+                return acked;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    private static OutboxConfig smallBatches() {
+        return new OutboxConfig() {
+            @Override
+            public boolean enabled() {
+                return true;
+            }
+
+            @Override
+            public String interval() {
+                return "0.5s";
+            }
+
+            @Override
+            public int batchSize() {
+                return 4;
+            }
+
+            @Override
+            public Duration claimTtl() {
+                return Duration.ofSeconds(30);
+            }
+
+            @Override
+            public Duration sendTimeout() {
+                return Duration.ofSeconds(10);
+            }
+        };
     }
 }
