@@ -56,13 +56,13 @@ build_if_needed() {
     if [[ "$m" == deploy/launcher ]]; then with_launcher=1; else services+=("$m"); fi
   done
   grep -q '<module>deploy/launcher</module>' "$ROOT/pom.xml" && in_reactor=1
-  say "building ${stale[*]} (${MVN[*]} -T ${JOBMON_BUILD_THREADS:-1} -Dmaven.test.skip=true package; log: $blog)"
+  say "building ${stale[*]} (${MVN[*]} -T ${JOBMON_BUILD_THREADS:-1C} -Dmaven.test.skip=true package; log: $blog)"
   echo "=== $(date -u +%FT%TZ) ${stale[*]}" >>"$blog"
   local pl=("${services[@]}")
   ((with_launcher && in_reactor)) && pl+=(deploy/launcher)
   if ((${#pl[@]} > 0)); then
     local IFS=,
-    if ! (cd "$ROOT" && "${MVN[@]}" -B -T "${JOBMON_BUILD_THREADS:-1}" -Dmaven.test.skip=true package -pl "${pl[*]}" -am) >>"$blog" 2>&1; then
+    if ! (cd "$ROOT" && "${MVN[@]}" -B -T "${JOBMON_BUILD_THREADS:-1C}" -Dmaven.test.skip=true package -pl "${pl[*]}" -am) >>"$blog" 2>&1; then
       tail -n 40 "$blog" | sed 's/^/    /' >&2
       die "build failed; full log: $blog (anything already started keeps running: ./jobmon status / down)"
     fi

@@ -2,6 +2,7 @@ package io.jobmon.contracts.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.jobmon.contracts.http.RequestIds;
 import jakarta.ws.rs.WebApplicationException;
@@ -40,6 +41,16 @@ public class ProblemMappers {
             return respond(Problem.of(400, "Bad Request", "malformed JSON body: " + e.getOriginalMessage()), uri);
         }
         return respond(ApiException.badRequest(field, what).toProblem(), uri);
+    }
+
+    /**
+     * quarkus-rest-jackson has its own mapper for exactly {@link MismatchedInputException} (unknown field, unknown
+     * enum value, wrong type) answering plain JSON; it would win over {@link #json} of the supertype, so this one,
+     * ahead of it, hands it back to the table: a problem body naming the field.
+     */
+    @ServerExceptionMapper(priority = 1)
+    public Response mismatchedInput(MismatchedInputException e, UriInfo uri) {
+        return json(e, uri);
     }
 
     @ServerExceptionMapper

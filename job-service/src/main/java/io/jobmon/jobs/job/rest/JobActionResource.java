@@ -16,8 +16,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 import java.util.List;
 
 /** Submitting and acting on jobs: submit, stop, resubmit, clone, delete, batch delete. */
@@ -93,7 +93,9 @@ public class JobActionResource {
 
     private Uni<Response> created(io.jobmon.jobs.job.model.JobRecord job, List<String> warnings, boolean replayed) {
         return queries.detailOf(job, warnings).map(view -> {
-            Response.ResponseBuilder r = Response.created(URI.create("/api/v1/jobs/" + job.id())).entity(view);
+            // A relative reference (RFC 9110): the service's own host is not the one clients reach through the gateway.
+            Response.ResponseBuilder r = Response.status(Response.Status.CREATED)
+                    .header(HttpHeaders.LOCATION, "/api/v1/jobs/" + job.id()).entity(view);
             if (replayed) {
                 r.header("Idempotent-Replayed", "true");
             }
