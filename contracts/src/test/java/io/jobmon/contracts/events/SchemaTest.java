@@ -45,7 +45,9 @@ class SchemaTest {
     @Test
     void everyTopicRecordMatchesItsSchema() {
         PodSummary pod = new PodSummary("llama-sft-0", "team-a", "gpu-node-7", "Failed", null,
-                List.of(new PodSummary.ContainerSummary("trainer", "terminated", "OOMKilled", 137, 2)));
+                List.of(new PodSummary.ContainerSummary("trainer", "terminated", "OOMKilled", 137, 2)),
+                List.of(new PodSummary.Condition("Ready", "False", "PodFailed", null,
+                        java.time.Instant.parse("2026-07-13T09:30:00Z"))));
         assertValid("job-status-changed.schema.json",
                 new JobStatusChanged("j-1", "prod-a", JobStatus.FAILED, "OOMKilled", "container trainer", 137, T, 4, List.of(pod)));
         assertValid("job-snapshot.schema.json", snapshot());

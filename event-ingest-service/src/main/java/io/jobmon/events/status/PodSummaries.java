@@ -20,7 +20,14 @@ final class PodSummaries {
                         c.restartCount()));
             }
         }
+        List<PodSummary.Condition> conditions = new ArrayList<>();
+        for (PodView.Condition c : p.conditions()) {
+            if (c.type() != null && c.status() != null) {
+                conditions.add(new PodSummary.Condition(c.type(), c.status(), c.reason(), c.message(),
+                        c.lastTransitionTime()));
+            }
+        }
         String phase = p.deleted() ? "Deleted" : p.phase();
-        return new PodSummary(p.name(), p.namespace(), p.nodeName(), phase, p.reason(), containers);
+        return new PodSummary(p.name(), p.namespace(), p.nodeName(), phase, p.reason(), containers, conditions);
     }
 }

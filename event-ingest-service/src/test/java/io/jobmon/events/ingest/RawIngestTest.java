@@ -74,6 +74,12 @@ class RawIngestTest {
         assertEquals(137, failed.exitCode());
         assertEquals("c1", failed.cluster());
         assertEquals(job + "-p0", failed.pods().get(0).name());
+        // the pod's conditions travel as the kubelet wrote them, for the job's pod list
+        var ready = failed.pods().get(0).conditions().stream().filter(c -> "Ready".equals(c.type())).findFirst()
+                .orElseThrow();
+        assertEquals("False", ready.status());
+        assertEquals("PodFailed", ready.reason());
+        assertEquals(java.time.Instant.parse("2025-03-04T10:42:18Z"), ready.lastTransitionTime());
         assertEquals(1, count(pool, "SELECT count(*) FROM events.event WHERE job_id = $1", job));
         assertEquals(4, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
     }

@@ -3,6 +3,7 @@ package io.jobmon.jobs.messaging;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -86,6 +87,25 @@ class ConsumersTest {
                 .body("items[0].containers[0].exitCode", equalTo(1))
                 .body("items[0].conditions.type", contains("PodScheduled", "Ready"))
                 .body("items[1].conditions[1].status", equalTo("True"));
+    }
+
+    @Test
+    void podConditionsAreShownAsTheKubeletReportedThem() {
+        String id = TestJobs.submit(Tokens.alice());
+        Instant t = Instant.parse("2026-07-13T09:30:00Z");
+        PodSummary pending = new PodSummary(id + "-0", "train", null, "Pending", null, List.of(), List.of(
+                new PodSummary.Condition("PodScheduled", "False", "Unschedulable",
+                        "0/8 nodes are available: 8 Insufficient nvidia.com/gpu.", t)));
+        send(new JobStatusChanged(id, "ext-b", JobStatus.QUEUED, "Unschedulable", null, null, Instant.now(), 1,
+                List.of(pending)));
+        awaitStatus(id, "QUEUED", 2);
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/pods").then()
+                .body("items[0].conditions", hasSize(1))
+                .body("items[0].conditions[0].type", equalTo("PodScheduled"))
+                .body("items[0].conditions[0].status", equalTo("False"))
+                .body("items[0].conditions[0].reason", equalTo("Unschedulable"))
+                .body("items[0].conditions[0].message", containsString("Insufficient nvidia.com/gpu"))
+                .body("items[0].conditions[0].lastTransitionTime", equalTo("2026-07-13T09:30:00Z"));
     }
 
     @Test

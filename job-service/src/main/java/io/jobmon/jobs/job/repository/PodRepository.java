@@ -21,6 +21,8 @@ public class PodRepository {
 
     private static final TypeReference<List<PodSummary.ContainerSummary>> CONTAINERS = new TypeReference<>() {
     };
+    private static final TypeReference<List<PodSummary.Condition>> CONDITIONS = new TypeReference<>() {
+    };
 
     /** Inserts or updates the given pods in one statement, however many there are. */
     public Uni<Void> upsert(SqlClient db, String jobId, List<PodSummary> pods, Instant at) {
@@ -34,6 +36,7 @@ public class PodRepository {
         String[] phases = new String[n];
         String[] reasons = new String[n];
         String[] containers = new String[n];
+        String[] conditions = new String[n];
         for (int i = 0; i < n; i++) {
             PodSummary p = pods.get(i);
             names[i] = p.name();
@@ -42,21 +45,25 @@ public class PodRepository {
             phases[i] = p.phase();
             reasons[i] = p.reason();
             containers[i] = Json.write(p.containers() == null ? List.of() : p.containers());
+            conditions[i] = p.conditions() == null || p.conditions().isEmpty() ? null : Json.write(p.conditions());
         }
-        return db.preparedQuery("INSERT INTO job_pod (job_id, name, namespace, node, phase, reason, containers, updated_at) "
-                + "SELECT $1, t.n, t.ns, t.nd, t.ph, t.rs, t.c::jsonb, $8 FROM unnest($2::text[], $3::text[], "
-                + "$4::text[], $5::text[], $6::text[], $7::text[]) AS t(n, ns, nd, ph, rs, c) WHERE t.n IS NOT NULL "
+        return db.preparedQuery("INSERT INTO job_pod (job_id, name, namespace, node, phase, reason, containers, "
+                + "conditions, updated_at) SELECT $1, t.n, t.ns, t.nd, t.ph, t.rs, t.c::jsonb, t.co::jsonb, $8 "
+                + "FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $9::text[]) "
+                + "AS t(n, ns, nd, ph, rs, c, co) WHERE t.n IS NOT NULL "
                 + "ON CONFLICT (job_id, name) DO UPDATE SET namespace = coalesce(excluded.namespace, job_pod.namespace), "
                 + "node = coalesce(excluded.node, job_pod.node), phase = excluded.phase, reason = excluded.reason, "
-                + "containers = excluded.containers, updated_at = excluded.updated_at")
+                + "containers = excluded.containers, conditions = coalesce(excluded.conditions, job_pod.conditions), "
+                + "updated_at = excluded.updated_at")
                 .execute(Tuple.from(new Object[] {jobId, names, namespaces, nodes, phases, reasons, containers,
-                        Times.db(at)}))
+                        Times.db(at), conditions}))
                 .replaceWithVoid();
     }
 
     /** One page of pods ordered by name, after {@code afterName} (exclusive) when given. */
     public Uni<List<PodRecord>> page(SqlClient db, String jobId, String afterName, int limit) {
-        String sql = "SELECT job_id, name, namespace, node, phase, reason, containers::text AS containers, updated_at "
+        String sql = "SELECT job_id, name, namespace, node, phase, reason, containers::text AS containers, "
+                + "conditions::text AS conditions, updated_at "
                 + "FROM job_pod WHERE job_id = $1 AND ($2::text IS NULL OR name > $2) ORDER BY name LIMIT $3";
         return db.preparedQuery(sql).execute(Tuple.of(jobId, afterName, limit))
                 .map(rows -> JobRepository.list(rows, PodRepository::map));
@@ -88,6 +95,7 @@ public class PodRepository {
     private static PodRecord map(Row r) {
         return new PodRecord(r.getString("job_id"), r.getString("name"), r.getString("namespace"), r.getString("node"),
                 r.getString("phase"), r.getString("reason"), Json.read(r.getString("containers"), CONTAINERS),
+                r.getString("conditions") == null ? null : Json.read(r.getString("conditions"), CONDITIONS),
                 Times.instant(r.getOffsetDateTime("updated_at")));
     }
 

@@ -50,12 +50,18 @@ public final class JobMapper {
     }
 
     public static PodView pod(PodRecord p) {
-        boolean scheduled = p.node() != null && !p.node().isBlank();
-        boolean ready = "Running".equals(p.phase()) && p.containers() != null && !p.containers().isEmpty()
-                && p.containers().stream().allMatch(c -> "running".equalsIgnoreCase(c.state()));
-        List<PodView.Condition> conditions = List.of(
-                new PodView.Condition("PodScheduled", scheduled ? "True" : "False"),
-                new PodView.Condition("Ready", ready ? "True" : "False"));
+        List<PodView.Condition> conditions;
+        if (p.conditions() != null && !p.conditions().isEmpty()) {
+            conditions = p.conditions().stream().map(c -> new PodView.Condition(c.type(), c.status(), c.reason(),
+                    c.message(), c.lastTransitionTime())).toList();
+        } else {
+            boolean scheduled = p.node() != null && !p.node().isBlank();
+            boolean ready = "Running".equals(p.phase()) && p.containers() != null && !p.containers().isEmpty()
+                    && p.containers().stream().allMatch(c -> "running".equalsIgnoreCase(c.state()));
+            conditions = List.of(
+                    new PodView.Condition("PodScheduled", scheduled ? "True" : "False", null, null, null),
+                    new PodView.Condition("Ready", ready ? "True" : "False", null, null, null));
+        }
         return new PodView(p.name(), p.namespace(), p.node(), p.phase(), p.reason(), conditions, p.containers(),
                 p.updatedAt());
     }
