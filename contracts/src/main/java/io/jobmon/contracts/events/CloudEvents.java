@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Encodes and decodes the structured-mode CloudEvents that travel on every jobmon topic. */
 public final class CloudEvents {
@@ -19,6 +21,9 @@ public final class CloudEvents {
             .registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** {@code CloudEvent<T>} per data type, built once. */
+    private static final Map<Class<?>, JavaType> TYPES = new ConcurrentHashMap<>();
 
     private CloudEvents() {
     }
@@ -84,8 +89,6 @@ public final class CloudEvents {
         }
         return event;
     }
-
-    private static final java.util.Map<Class<?>, JavaType> TYPES = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static JavaType eventType(Class<?> dataType) {
         return TYPES.computeIfAbsent(dataType,

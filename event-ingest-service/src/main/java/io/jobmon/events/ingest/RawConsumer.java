@@ -62,17 +62,17 @@ public class RawConsumer {
         // but never loses one.
         Uni<Void> deadLettered = dead.isEmpty() ? Uni.createFrom().voidItem()
                 : Uni.join().all(dead).andFailFast().replaceWithVoid();
-        long[] t = new long[1];
+        long[] stageStart = new long[1]; // when the current stage (transaction, then publish) began
         return deadLettered
-                .invoke(() -> t[0] = System.nanoTime())
+                .invoke(() -> stageStart[0] = System.nanoTime())
                 .chain(() -> ingest.apply(Topics.K8S_RAW, valid, last))
                 .invoke(result -> {
                     metrics.batch(result, dead.size());
-                    metrics.transaction(System.nanoTime() - t[0], batch.getRecords().size());
-                    t[0] = System.nanoTime();
+                    metrics.transaction(System.nanoTime() - stageStart[0], batch.getRecords().size());
+                    stageStart[0] = System.nanoTime();
                 })
                 .chain(result -> publisher.publish(result.outbox()))
-                .invoke(() -> metrics.published(System.nanoTime() - t[0]))
+                .invoke(() -> metrics.published(System.nanoTime() - stageStart[0]))
                 .chain(() -> Uni.createFrom().completionStage(batch::ack));
     }
 }
