@@ -22,4 +22,11 @@ public interface EventsConfig {
     /** Age after which an unpublished status transition is swept from the outbox and published (its publisher died). */
     @WithDefault("10")
     int outboxSweepAfterSeconds();
+
+    /**
+     * Jobs whose state a consumer keeps in memory between batches (checked against the stored version before
+     * use): a batch touching kept jobs reads only their version. 0 reads every job from the store.
+     */
+    @WithDefault("10000")
+    int stateCacheJobs();
 }

@@ -28,6 +28,11 @@ public final class BatchApplier {
         this.retentionStart = retentionStart;
     }
 
+    /** What a record did: nothing, stored something that does not move status, or changed the job's facts. */
+    private enum Effect {
+        NONE, STORED, FACT
+    }
+
     public BatchWrites apply(List<RawRecord> records) {
         BatchWrites out = new BatchWrites();
         for (RawRecord r : records) {
@@ -36,13 +41,14 @@ public final class BatchApplier {
                 continue;
             }
             JobModel job = jobs.computeIfAbsent(r.jobId(), id -> JobModel.fresh(id, r.cluster()));
-            boolean changed = r.pod() != null ? applyPod(job, r, out) : applyEvent(job, r, out);
-            if (!changed) {
+            Effect effect = r.pod() != null ? applyPod(job, r, out) : applyEvent(job, r, out);
+            if (effect == Effect.NONE) {
                 out.unchanged++;
                 continue;
             }
             out.stored++;
-            JobStatusChanged t = job.transition(r.kafkaTime());
+            // Status is derived from pods and signals only: an event that is neither cannot move it.
+            JobStatusChanged t = effect == Effect.FACT ? job.transition(r.kafkaTime()) : null;
             if (t != null) {
                 out.transitions.add(t);
             }
@@ -50,33 +56,34 @@ public final class BatchApplier {
         return out;
     }
 
-    private boolean applyPod(JobModel job, RawRecord r, BatchWrites out) {
+    private Effect applyPod(JobModel job, RawRecord r, BatchWrites out) {
         if (!job.applyPod(r.cluster(), r.pod())) {
-            return false;
+            return Effect.NONE;
         }
         out.pod(r.cluster(), r.pod());
-        return true;
+        return Effect.FACT;
     }
 
-    private boolean applyEvent(JobModel job, RawRecord r, BatchWrites out) {
+    private Effect applyEvent(JobModel job, RawRecord r, BatchWrites out) {
         EventView e = r.event();
         boolean signal = Signal.matters(e) && job.applySignal(Signal.of(e));
+        Effect stored = signal ? Effect.FACT : Effect.STORED;
         if (e.createdAt().isBefore(retentionStart)) {
             out.expired++;
-            return signal;
+            return signal ? Effect.FACT : Effect.NONE;
         }
         EventQuota.Decision d = quota.admit(job.jobId(), e);
         if (d instanceof EventQuota.Unchanged) {
-            return signal;
+            return signal ? Effect.FACT : Effect.NONE;
         }
         if (d instanceof EventQuota.Count) {
             out.counted++;
-            return true;
+            return stored;
         }
         if (d instanceof EventQuota.Replace replace) {
             out.evict(r.cluster(), replace);
         }
         out.event(r.cluster(), job.jobId(), e);
-        return true;
+        return stored;
     }
 }

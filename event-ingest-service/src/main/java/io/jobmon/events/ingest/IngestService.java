@@ -26,7 +26,8 @@ public class IngestService {
     private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(IngestService.class);
 
     /** The outcome of a batch: what changed and the transitions to publish now. */
-    public record Result(BatchWrites writes, List<OutboxRepository.Pending> outbox, int replayed) {
+    public record Result(BatchWrites writes, List<OutboxRepository.Pending> outbox, int replayed,
+            List<JobStateCache.Entry> committed) {
     }
 
     private final Pool pool;
@@ -37,11 +38,12 @@ public class IngestService {
     private final OutboxRepository outbox;
     private final EventPartitions partitions;
     private final JobResolver resolver;
+    private final JobStateCache cache;
     private final EventsConfig config;
 
     public IngestService(Pool pool, OffsetRepository offsets, JobStateRepository jobs, QuotaRepository quotas,
             StoreRepository store, OutboxRepository outbox, EventPartitions partitions, JobResolver resolver,
-            EventsConfig config) {
+            JobStateCache cache, EventsConfig config) {
         this.pool = pool;
         this.offsets = offsets;
         this.jobs = jobs;
@@ -50,6 +52,7 @@ public class IngestService {
         this.outbox = outbox;
         this.partitions = partitions;
         this.resolver = resolver;
+        this.cache = cache;
         this.config = config;
     }
 
@@ -65,8 +68,11 @@ public class IngestService {
         return partitions.ensureFor(days)
                 .chain(() -> resolver.resolve(records))
                 .chain(resolved -> pool.withTransaction(conn -> applyIn(conn, topic, resolved, lastOffsets, retentionStart)))
-                .onFailure().invoke(e -> LOG.warnf(e, "batch of %d records failed, retrying", records.size()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(10)).atMost(10);
+                .invoke(result -> cache.put(result.committed()))
+                // The records are valid (invalid ones went to the DLQ before): a failing store is waited for, never
+                // skipped; the partition stays where it is and the kept jobs are read again.
+                .onFailure().invoke(e -> LOG.warnf("batch of %d records failed, retrying: %s", records.size(), e))
+                .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(10)).indefinitely();
     }
 
     private Uni<Result> applyIn(SqlConnection conn, String topic, List<RawRecord> records, Map<Integer, Long> last,
@@ -83,15 +89,65 @@ public class IngestService {
             fresh.stream().filter(r -> r.jobId() != null).forEach(r -> ids.add(r.jobId()));
             Map<Integer, Long> newNext = new HashMap<>();
             last.forEach((p, o) -> newNext.put(p, o + 1));
-            return jobs.lock(conn, ids).chain(loaded -> quotas.load(conn, ids).chain(quotaRows -> {
-                EventQuota quota = new EventQuota(config.quotaFirstPerReason(), quotaRows);
-                BatchWrites w = new BatchApplier(loaded, quota, retentionStart).apply(fresh);
-                return write(conn, w, loaded, quota)
+            return jobs.lockVersions(conn, ids).chain(versions -> load(conn, versions).chain(state -> {
+                EventQuota quota = new EventQuota(config.quotaFirstPerReason(), state.quota());
+                BatchWrites w = new BatchApplier(state.jobs(), quota, retentionStart).apply(fresh);
+                for (QuotaRow q : quota.rows().values()) {
+                    if (q.dirty) {
+                        state.jobs().get(q.jobId).markChanged(); // the quota is part of the job's version
+                    }
+                }
+                return write(conn, w, state.jobs(), quota)
                         .chain(() -> outbox.add(conn, w.transitions()))
                         .call(() -> offsets.save(conn, topic, newNext))
-                        .map(pending -> new Result(w, pending, replayed));
+                        .map(pending -> new Result(w, pending, replayed, committed(state.jobs(), quota, versions)));
             }));
         });
+    }
+
+    /** The batch's jobs and their quota rows: kept ones whose version still matches, the others read. */
+    private record State(Map<String, JobModel> jobs, Map<String, QuotaRow> quota) {
+    }
+
+    private Uni<State> load(SqlConnection conn, Map<String, Long> versions) {
+        Map<String, JobModel> models = new HashMap<>();
+        Map<String, QuotaRow> quota = new HashMap<>();
+        List<String> stale = new ArrayList<>();
+        Map<String, JobStateCache.Entry> kept = cache.take(versions.keySet());
+        versions.forEach((id, version) -> {
+            JobStateCache.Entry e = kept.get(id);
+            if (e != null && e.version() == version) {
+                models.put(id, e.job());
+                quota.putAll(e.quota());
+            } else {
+                stale.add(id);
+            }
+        });
+        if (stale.isEmpty()) {
+            return Uni.createFrom().item(new State(models, quota));
+        }
+        return jobs.load(conn, stale).chain(loaded -> quotas.load(conn, stale).map(rows -> {
+            models.putAll(loaded);
+            quota.putAll(rows);
+            return new State(models, quota);
+        }));
+    }
+
+    /**
+     * What the cache keeps once the batch committed (called after the batch's writes): every job at the version
+     * its row now has, with nothing left to write.
+     */
+    private static List<JobStateCache.Entry> committed(Map<String, JobModel> jobs, EventQuota quota,
+            Map<String, Long> versions) {
+        Map<String, Map<String, QuotaRow>> rows = JobStateCache.byJob(quota.rows().values());
+        quota.rows().values().forEach(q -> q.dirty = false);
+        List<JobStateCache.Entry> out = new ArrayList<>(jobs.size());
+        for (JobModel job : jobs.values()) {
+            long version = versions.getOrDefault(job.jobId(), 0L) + (job.changed() ? 1 : 0);
+            job.markSaved();
+            out.add(new JobStateCache.Entry(job, rows.getOrDefault(job.jobId(), Map.of()), version));
+        }
+        return out;
     }
 
     private Uni<Void> write(SqlConnection conn, BatchWrites w, Map<String, JobModel> loaded, EventQuota quota) {

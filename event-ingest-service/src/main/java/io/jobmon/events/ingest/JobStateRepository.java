@@ -27,22 +27,51 @@ public class JobStateRepository {
     };
     private static final String ENSURE = "INSERT INTO events.job_state (job_id) SELECT j FROM unnest($1::text[]) AS j"
             + " ORDER BY j ON CONFLICT DO NOTHING";
-    private static final String LOCK = "SELECT job_id, cluster, status, reason, message, exit_code, sequence,"
-            + " stop_requested, signals::text AS signals FROM events.job_state WHERE job_id = ANY($1::text[]) ORDER BY job_id FOR UPDATE";
+    private static final String LOCK = "SELECT job_id, version FROM events.job_state WHERE job_id = ANY($1::text[])"
+            + " ORDER BY job_id FOR UPDATE";
+    private static final String ROWS = "SELECT job_id, cluster, status, reason, message, exit_code, sequence,"
+            + " stop_requested, signals::text AS signals FROM events.job_state WHERE job_id = ANY($1::text[])";
     private static final String PODS = "SELECT job_id, view::text AS view FROM events.pod_state WHERE job_id = ANY($1::text[])";
     private static final String SAVE = "UPDATE events.job_state j SET cluster = u.cluster, status = u.status,"
             + " reason = u.reason, message = u.message, exit_code = u.exit_code, sequence = u.sequence,"
-            + " stop_requested = u.stop, signals = u.signals::jsonb, updated_at = now()"
+            + " stop_requested = u.stop, signals = u.signals::jsonb, version = j.version + 1, updated_at = now()"
             + " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[],"
             + " $8::bool[], $9::text[]) AS u(job_id, cluster, status, reason, message, exit_code, sequence, stop, signals)"
             + " WHERE j.job_id = u.job_id";
 
     /** The jobs, with their pods, locked for the transaction; jobs never seen come back fresh. */
     public Uni<Map<String, JobModel>> lock(SqlConnection conn, Collection<String> jobIds) {
+        return lockVersions(conn, jobIds).chain(versions -> load(conn, versions.keySet()));
+    }
+
+    /**
+     * Locks the jobs' rows (created for jobs never seen) for the transaction, in id order so that two consumers
+     * never deadlock.
+     *
+     * @return the stored version of each job: it changes with every {@link #save}
+     */
+    public Uni<Map<String, Long>> lockVersions(SqlConnection conn, Collection<String> jobIds) {
         String[] ids = jobIds.stream().sorted().distinct().toArray(String[]::new);
-        Map<String, Map<String, PodView>> pods = new HashMap<>();
         return conn.preparedQuery(ENSURE).execute(Tuple.of(ids))
-                .chain(() -> conn.preparedQuery(PODS).execute(Tuple.of((Object) ids)))
+                .chain(() -> conn.preparedQuery(LOCK).execute(Tuple.of((Object) ids)))
+                .map(rows -> {
+                    Map<String, Long> versions = new HashMap<>();
+                    for (Row r : rows) {
+                        versions.put(r.getString("job_id"), r.getLong("version"));
+                    }
+                    return versions;
+                });
+    }
+
+    /** The stored state of jobs whose rows this transaction has locked. */
+    public Uni<Map<String, JobModel>> load(SqlConnection conn, Collection<String> jobIds) {
+        Map<String, JobModel> jobs = new HashMap<>();
+        if (jobIds.isEmpty()) {
+            return Uni.createFrom().item(jobs);
+        }
+        String[] ids = jobIds.toArray(String[]::new);
+        Map<String, Map<String, PodView>> pods = new HashMap<>();
+        return conn.preparedQuery(PODS).execute(Tuple.of((Object) ids))
                 .invoke(rows -> {
                     for (Row r : rows) {
                         PodView p = Sql.read(r.getString("view"), PodView.class);
@@ -50,9 +79,8 @@ public class JobStateRepository {
                                 .put(p.namespace() + "/" + p.name(), p);
                     }
                 })
-                .chain(() -> conn.preparedQuery(LOCK).execute(Tuple.of((Object) ids)))
+                .chain(() -> conn.preparedQuery(ROWS).execute(Tuple.of((Object) ids)))
                 .map(rows -> {
-                    Map<String, JobModel> jobs = new HashMap<>();
                     for (Row r : rows) {
                         String id = r.getString("job_id");
                         String status = r.getString("status");
@@ -65,7 +93,7 @@ public class JobStateRepository {
                 });
     }
 
-    /** Writes back the jobs that learnt something. */
+    /** Writes back the jobs that learnt something, raising their versions. */
     public Uni<Void> save(SqlConnection conn, Collection<JobModel> jobs) {
         var changed = jobs.stream().filter(JobModel::changed).toList();
         if (changed.isEmpty()) {

@@ -71,7 +71,11 @@ public class RawConsumer {
                     metrics.transaction(System.nanoTime() - stageStart[0], batch.getRecords().size());
                     stageStart[0] = System.nanoTime();
                 })
-                .chain(result -> publisher.publish(result.outbox()))
+                // The batch is committed: a failed publish leaves its transitions in the outbox for the sweeper and
+                // must not fail (or dead-letter) records that are stored.
+                .chain(result -> publisher.publish(result.outbox()).onFailure().invoke(e -> LOG.warnf(
+                        "publishing %d transitions failed, the outbox sweeper will: %s", result.outbox().size(), e))
+                        .onFailure().recoverWithNull())
                 .invoke(() -> metrics.published(System.nanoTime() - stageStart[0]))
                 .chain(() -> Uni.createFrom().completionStage(batch::ack));
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
 /**
  * Publishes committed transitions to {@code jobmon.job.status} (key jobId) in outbox order, then removes them
@@ -19,7 +20,12 @@ public class StatusPublisher {
     private final MutinyEmitter<String> emitter;
     private final OutboxRepository outbox;
 
-    public StatusPublisher(@Channel("job-status") MutinyEmitter<String> emitter, OutboxRepository outbox) {
+    /**
+     * The emitter buffers what the Kafka sink has not requested yet: a batch sends all its transitions (up to one
+     * per record) at once and waits for their acks, so the buffer holds at most the batches in flight.
+     */
+    public StatusPublisher(@Channel("job-status") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER)
+            MutinyEmitter<String> emitter, OutboxRepository outbox) {
         this.emitter = emitter;
         this.outbox = outbox;
     }

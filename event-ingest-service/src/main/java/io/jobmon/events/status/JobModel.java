@@ -150,8 +150,18 @@ public final class JobModel {
         return sequence;
     }
 
-    /** Something was learnt since the job was loaded: its row must be written. */
+    /** Something was learnt since the job was loaded (or last saved): its row must be written. */
     public boolean changed() {
         return changed;
+    }
+
+    /** Something else of the job (its event quota) changed: its row is written too, raising its version. */
+    public void markChanged() {
+        changed = true;
+    }
+
+    /** The job's row was written: what it learnt so far is stored. */
+    public void markSaved() {
+        changed = false;
     }
 }

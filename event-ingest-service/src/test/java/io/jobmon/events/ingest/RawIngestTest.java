@@ -39,6 +39,8 @@ class RawIngestTest {
     Pool pool;
     @Inject
     IngestService ingest;
+    @Inject
+    StopService stops;
 
     static String newJob() {
         return "j-" + UUID.randomUUID().toString().substring(0, 8);
@@ -146,5 +148,25 @@ class RawIngestTest {
         assertEquals(2, count(pool, "SELECT count(*) FROM events.event WHERE job_id = $1", job));
         assertEquals(3, count(pool, "SELECT count(*) FROM events.status_outbox WHERE job_id = $1", job),
                 "left for the sweeper: this test published nothing");
+    }
+
+    @Test
+    void aJobWrittenElsewhereSinceItsLastBatchIsReadAgainNotTakenFromMemory() {
+        String job = newJob();
+        String topic = "test.cache." + job;
+        String cluster = "c-" + job;
+        var running = Fixtures.retarget("pod-running", job, job + "-p0", "u-" + job, 100);
+        IngestService.Result first = ingest.apply(topic, List.of(new RawRecord(0, 0, Instant.now(), cluster, "r", job,
+                io.jobmon.events.k8s.PodParser.parse(running, false), null)), Map.of(0, 0L)).await().atMost(Duration.ofSeconds(20));
+        assertEquals(JobStatus.RUNNING, first.writes().transitions().get(0).status());
+        // another writer (here a stop request; as well another consumer after a rebalance) changes the stored job
+        stops.stopRequested(job).await().atMost(Duration.ofSeconds(20));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) running.get("metadata")).put("resourceVersion", "101");
+        IngestService.Result deleted = ingest.apply(topic, List.of(new RawRecord(0, 1, Instant.now(), cluster, "r", job,
+                io.jobmon.events.k8s.PodParser.parse(running, true), null)), Map.of(0, 1L)).await().atMost(Duration.ofSeconds(20));
+        JobStatusChanged stopped = deleted.writes().transitions().get(0);
+        assertEquals(JobStatus.STOPPED, stopped.status(), "the stop request stored since was read, not the job kept in memory");
+        assertEquals(2, stopped.sequence());
+        assertEquals(2, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
     }
 }

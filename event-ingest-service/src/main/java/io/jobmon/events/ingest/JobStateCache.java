@@ -1,0 +1,70 @@
+package io.jobmon.events.ingest;
+
+import io.jobmon.events.config.EventsConfig;
+import io.jobmon.events.status.JobModel;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The jobs this consumer applied last, as it stored them: their state, pods and event quota, with the version
+ * of the row written. A batch takes its jobs out, locks their rows, and reloads only those whose stored version
+ * is not the one kept here (another consumer or a stop request wrote them since, or retention forgot them); the
+ * jobs go back in only after the batch committed. The store stays the truth: this saves reading it again.
+ */
+@ApplicationScoped
+public class JobStateCache {
+
+    /** One job as stored at {@code version}. */
+    public record Entry(JobModel job, Map<String, QuotaRow> quota, long version) {
+    }
+
+    private final int capacity;
+    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(1024, 0.75f, true);
+
+    public JobStateCache(EventsConfig config) {
+        this.capacity = config.stateCacheJobs();
+    }
+
+    /** Removes and returns the entries of these jobs that are kept: a batch owns them until {@link #put}. */
+    public synchronized Map<String, Entry> take(Collection<String> jobIds) {
+        Map<String, Entry> out = new HashMap<>();
+        for (String id : jobIds) {
+            Entry e = entries.remove(id);
+            if (e != null) {
+                out.put(id, e);
+            }
+        }
+        return out;
+    }
+
+    /** Keeps committed jobs (the newer version wins); the least recently applied go past the capacity. */
+    public synchronized void put(Collection<Entry> committed) {
+        if (capacity <= 0) {
+            return;
+        }
+        for (Entry e : committed) {
+            entries.merge(e.job().jobId(), e, (old, neu) -> neu.version() >= old.version() ? neu : old);
+        }
+        var it = entries.entrySet().iterator();
+        while (entries.size() > capacity && it.hasNext()) {
+            it.next();
+            it.remove();
+        }
+    }
+
+    public synchronized int size() {
+        return entries.size();
+    }
+
+    /** Groups a batch's quota rows by job. */
+    static Map<String, Map<String, QuotaRow>> byJob(Collection<QuotaRow> rows) {
+        Map<String, Map<String, QuotaRow>> out = new HashMap<>();
+        for (QuotaRow q : rows) {
+            out.computeIfAbsent(q.jobId, k -> new HashMap<>()).put(q.key(), q);
+        }
+        return out;
+    }
+}
