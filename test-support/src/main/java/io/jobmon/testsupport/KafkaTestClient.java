@@ -37,6 +37,18 @@ public final class KafkaTestClient {
         }
     }
 
+    /** Sends many records with one producer (in order), waiting until the broker has them all. */
+    public static void sendAll(String topic, List<java.util.Map.Entry<String, String>> records) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            records.forEach(r -> producer.send(new ProducerRecord<>(topic, r.getKey(), r.getValue())));
+            producer.flush();
+        }
+    }
+
     /**
      * Reads the topic from the beginning until {@code count} records match, or the timeout passes.
      * Topics outlive test runs, so callers match on what their own test produced (an id), not on emptiness.

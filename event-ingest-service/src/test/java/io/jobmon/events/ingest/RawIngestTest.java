@@ -169,4 +169,23 @@ class RawIngestTest {
         assertEquals(2, stopped.sequence());
         assertEquals(2, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
     }
+
+    @Test
+    void aBatchOfManyJobsPublishesEveryTransition() {
+        String prefix = newJob() + "-";
+        List<Map.Entry<String, String>> records = new java.util.ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            String job = prefix + i;
+            records.add(Map.entry("c1/team-nlp/" + job + "-p0", Fixtures.record("c1", "MODIFIED",
+                    Fixtures.retarget("pod-running", job, job + "-p0", "u-" + job, 100), null)));
+        }
+        KafkaTestClient.sendAll(Topics.K8S_RAW, records);
+        // more transitions than the Kafka sink requests at once: all are published, the consumer goes on
+        var published = KafkaTestClient.await(Topics.JOB_STATUS, r -> r.key() != null && r.key().startsWith(prefix),
+                1500, Duration.ofSeconds(60));
+        assertEquals(1500, published.size());
+        String after = newJob();
+        sendPod(after, "pod-running", "p0");
+        assertEquals(JobStatus.RUNNING, Store.statuses(after, 1).get(0).status());
+    }
 }
