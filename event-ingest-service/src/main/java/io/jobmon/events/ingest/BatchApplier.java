@@ -2,6 +2,7 @@ package io.jobmon.events.ingest;
 
 import io.jobmon.contracts.events.JobStatusChanged;
 import io.jobmon.events.k8s.EventView;
+import io.jobmon.events.k8s.PodView;
 import io.jobmon.events.status.JobModel;
 import io.jobmon.events.status.Signal;
 import java.time.Instant;
@@ -57,10 +58,11 @@ public final class BatchApplier {
     }
 
     private Effect applyPod(JobModel job, RawRecord r, BatchWrites out) {
-        if (!job.applyPod(r.cluster(), r.pod())) {
+        PodView stored = job.applyPod(r.cluster(), r.pod());
+        if (stored == null) {
             return Effect.NONE;
         }
-        out.pod(r.cluster(), r.pod());
+        out.pod(r.cluster(), stored);
         return Effect.FACT;
     }
 

@@ -45,7 +45,20 @@ public record PodView(String namespace, String name, String uid, String jobId, S
     }
 
     public PodView markDeleted() {
-        return new PodView(namespace, name, uid, jobId, k8sJob, resourceVersion, true, createdAt, deletionTimestamp,
+        return gone(resourceVersion);
+    }
+
+    /**
+     * A deletion whose final state nobody saw (the pod went while no watcher ran; a relist found it missing): the
+     * watcher publishes the pod's identity without a status. A pod the API server reports always has a phase.
+     */
+    public boolean finalStateUnknown() {
+        return deleted && phase == null;
+    }
+
+    /** This pod, as last known, deleted at {@code deletedVersion}. */
+    public PodView gone(long deletedVersion) {
+        return new PodView(namespace, name, uid, jobId, k8sJob, deletedVersion, true, createdAt, deletionTimestamp,
                 phase, reason, message, nodeName, restartPolicy, conditions, containers);
     }
 }

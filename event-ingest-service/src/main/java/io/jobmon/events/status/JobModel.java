@@ -47,17 +47,26 @@ public final class JobModel {
         return new JobModel(jobId, cluster, Map.of(), Map.of(), false, null, null, null, null, 0);
     }
 
-    /** @return false when the stored pod is as new or newer (by resourceVersion): the update changes nothing */
-    public boolean applyPod(String cluster, PodView pod) {
+    /**
+     * @return the pod as now stored, or null when the stored pod is as new or newer (by resourceVersion): the
+     *         update changes nothing. A deletion without a final state keeps the last state known, deleted.
+     */
+    public PodView applyPod(String cluster, PodView pod) {
         String key = pod.namespace() + "/" + pod.name();
         PodView known = pods.get(key);
         if (known != null && known.resourceVersion() >= pod.resourceVersion()) {
-            return false;
+            return null;
+        }
+        if (pod.finalStateUnknown() && known != null) {
+            if (known.deleted()) {
+                return null;
+            }
+            pod = known.gone(pod.resourceVersion());
         }
         this.cluster = cluster;
         pods.put(key, pod);
         changed = true;
-        return true;
+        return pod;
     }
 
     /** @return false when a newer signal of the same object and reason is already known */

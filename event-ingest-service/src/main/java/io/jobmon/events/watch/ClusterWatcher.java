@@ -88,6 +88,46 @@ public final class ClusterWatcher {
         pods = null;
     }
 
+    /** A pod the store holds as live. */
+    public record StoredPod(String namespace, String name, String uid, String jobId, long resourceVersion) {
+    }
+
+    /**
+     * Publishes the deletion of stored pods that the informer's list does not have: they went while no watcher
+     * ran, and no watch will ever report them. Their final state is unknown: the record carries the pod's
+     * identity and no status, at the list's resourceVersion (at least one past the stored one: the deletion came
+     * after it); the consumer keeps the last state it knew, deleted.
+     *
+     * @return how many were published
+     */
+    public synchronized int publishGone(java.util.Collection<StoredPod> stored) {
+        if (pods == null) {
+            return 0;
+        }
+        long listedAt = parseVersion(pods.lastSyncResourceVersion());
+        int gone = 0;
+        for (StoredPod p : stored) {
+            if (cached(pods, p.namespace(), p.name()) != null) {
+                continue;
+            }
+            Pod deleted = new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withNamespace(p.namespace())
+                    .withName(p.name()).withUid(p.uid())
+                    .withResourceVersion(String.valueOf(Math.max(listedAt, p.resourceVersion() + 1))).addToLabels(label, p.jobId())
+                    .endMetadata().build();
+            publisher.publish(cluster, region, "DELETED", json(deleted), p.jobId(), p.name());
+            gone++;
+        }
+        return gone;
+    }
+
+    private static long parseVersion(String rv) {
+        try {
+            return rv == null ? 0 : Long.parseLong(rv);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     /** Every informer runs and watches. */
     public synchronized boolean watching() {
         return pods != null && events != null && jobs != null && pods.isWatching() && jobs.isWatching()

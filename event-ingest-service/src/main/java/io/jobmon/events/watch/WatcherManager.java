@@ -6,6 +6,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
@@ -22,10 +23,13 @@ public class WatcherManager {
     private final WatchConfig config;
     private final KubernetesClients clients;
     private final RawPublisher publisher;
+    private final io.vertx.mutiny.sqlclient.Pool pool;
     private final Map<String, ClusterWatcher> watchers = new ConcurrentHashMap<>();
     private final Map<String, KubernetesClients.Owned> owned = new ConcurrentHashMap<>();
 
-    public WatcherManager(ClustersConfig clusters, WatchConfig config, KubernetesClients clients, RawPublisher publisher) {
+    public WatcherManager(ClustersConfig clusters, WatchConfig config, KubernetesClients clients, RawPublisher publisher,
+            io.vertx.mutiny.sqlclient.Pool pool) {
+        this.pool = pool;
         this.clusters = clusters;
         this.config = config;
         this.clients = clients;
@@ -50,7 +54,10 @@ public class WatcherManager {
         watchers.keySet().forEach(this::stop);
     }
 
-    /** Starts watching a configured cluster; completes once its informers have listed. */
+    /**
+     * Starts watching a configured cluster; completes once its informers have listed and the pods deleted while
+     * nobody watched are published as deleted.
+     */
     public synchronized CompletionStage<Void> start(String name) {
         ClustersConfig.Cluster cluster = clusters.clusters().get(name);
         if (cluster == null || watchers.containsKey(name)) {
@@ -61,7 +68,26 @@ public class WatcherManager {
         ClusterWatcher watcher = new ClusterWatcher(name, cluster.region(), cluster.namespace().orElse(null),
                 config.jobLabel(), config.resync(), config.pendingEventTtl(), client.client(), publisher);
         watchers.put(name, watcher);
-        return watcher.start();
+        String namespace = cluster.namespace().orElse(null);
+        return watcher.start().thenCompose(listed -> storedLivePods(name, namespace)).thenAccept(stored -> {
+            int gone = watcher.publishGone(stored);
+            if (gone > 0) {
+                LOG.infof("cluster %s: %d pods deleted while not watched, published as deleted", name, gone);
+            }
+        });
+    }
+
+    private static final String LIVE_PODS = "SELECT namespace, name, uid, job_id, resource_version FROM events.pod_state"
+            + " WHERE cluster = $1 AND NOT deleted AND ($2::text IS NULL OR namespace = $2)";
+
+    private CompletionStage<List<ClusterWatcher.StoredPod>> storedLivePods(String cluster, String namespace) {
+        return pool.preparedQuery(LIVE_PODS).execute(io.vertx.mutiny.sqlclient.Tuple.of(cluster, namespace))
+                .map(rows -> {
+                    List<ClusterWatcher.StoredPod> out = new java.util.ArrayList<>();
+                    rows.forEach(r -> out.add(new ClusterWatcher.StoredPod(r.getString("namespace"), r.getString("name"),
+                            r.getString("uid"), r.getString("job_id"), r.getLong("resource_version"))));
+                    return out;
+                }).subscribeAsCompletionStage();
     }
 
     public synchronized void stop(String name) {

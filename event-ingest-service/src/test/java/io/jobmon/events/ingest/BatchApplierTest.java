@@ -71,4 +71,34 @@ class BatchApplierTest {
         BatchWrites w = new BatchApplier(new HashMap<>(), new EventQuota(1, new HashMap<>()), OLD).apply(List.of(orphan));
         assertEquals(1, w.unattributed());
     }
+
+    /** A deletion the watcher found on a relist: the pod's identity, a newer resourceVersion, no status. */
+    static RawRecord goneUnseen(String fixture, long resourceVersion, long offset) {
+        var running = Fixtures.pod(fixture);
+        var bare = new io.jobmon.events.k8s.PodView(running.namespace(), running.name(), running.uid(), running.jobId(),
+                null, resourceVersion, true, null, null, null, null, null, null, null, List.of(), List.of());
+        return new RawRecord(0, offset, T, "c1", "r1", "j-7f3a9c", bare, null);
+    }
+
+    @Test
+    void aDeletionWhoseFinalStateNobodySawKeepsTheLastStateKnown() {
+        Map<String, JobModel> jobs = new HashMap<>();
+        BatchWrites w = new BatchApplier(jobs, new EventQuota(1, new HashMap<>()), OLD).apply(List.of(
+                pod("pod-running", 0), goneUnseen("pod-running", 5000, 1), goneUnseen("pod-running", 5001, 2)));
+        var stored = w.pods().values().iterator().next().pod();
+        assertEquals(true, stored.deleted());
+        assertEquals("Running", stored.phase(), "the last state known, not an empty one");
+        assertEquals(5000, stored.resourceVersion());
+        assertEquals(1, w.unchanged(), "a second such deletion changes nothing");
+        assertEquals(List.of(JobStatus.RUNNING, JobStatus.ABNORMAL),
+                w.transitions().stream().map(JobStatusChanged::status).toList());
+        assertEquals("PodDeleted", w.transitions().get(1).reason());
+    }
+
+    @Test
+    void aSucceededPodFoundGoneStaysSucceeded() {
+        BatchWrites w = new BatchApplier(new HashMap<>(), new EventQuota(1, new HashMap<>()), OLD).apply(List.of(
+                pod("pod-succeeded", 0), goneUnseen("pod-succeeded", 5000, 1)));
+        assertEquals(List.of(JobStatus.SUCCEEDED), w.transitions().stream().map(JobStatusChanged::status).toList());
+    }
 }

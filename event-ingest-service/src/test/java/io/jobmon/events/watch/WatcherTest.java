@@ -152,6 +152,33 @@ class WatcherTest {
                 "the relist after the restart published the event again");
     }
 
+    @Test
+    void aPodDeletedWhileNobodyWatchedIsDeletedAfterTheRestartWithItsLastState() throws Exception {
+        String job = "jd-" + UUID.randomUUID().toString().substring(0, 8);
+        for (String name : new String[] {job + "-0", job + "-1"}) {
+            Pod p = pod("pod-running", job, name);
+            p.getMetadata().setFinalizers(null); // deleted at once, not held terminating
+            apply(p);
+        }
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1"
+                + " AND view->>'phase' = 'Running'", job) == 2);
+
+        watchers.stop("mock");
+        client().pods().inNamespace(NS).withName(job + "-1").delete();
+        watchers.start("mock").toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1 AND deleted", job) == 1);
+        var gone = io.jobmon.events.ingest.Store.rows(pool, "SELECT name, view->>'phase' AS phase, view->>'nodeName' AS node"
+                + " FROM events.pod_state WHERE job_id = $1 AND deleted", job).get(0);
+        assertEquals(job + "-1", gone.getString("name"));
+        assertEquals("Running", gone.getString("phase"), "the last state known is kept");
+        assertTrue(gone.getString("node") != null);
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.job_state WHERE job_id = $1"
+                + " AND status = 'ABNORMAL' AND reason = 'PodDeleted'", job) == 1);
+        assertEquals(0, stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1 AND name = $2 AND deleted",
+                job, job + "-0"), "the pod still listed stays");
+    }
+
     private int listsSeen;
 
     private void drainRequests() throws InterruptedException {
