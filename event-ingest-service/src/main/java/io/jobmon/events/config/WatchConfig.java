@@ -23,4 +23,15 @@ public interface WatchConfig {
     /** How long an event about a pod not yet seen waits for that pod before it is dropped as not a job's. */
     @WithDefault("2m")
     Duration pendingEventTtl();
+
+    /**
+     * How long a replica's hold on a cluster lasts without renewal: with several replicas, one watches each
+     * cluster, and another takes over this long after it stopped renewing.
+     */
+    @WithDefault("15s")
+    Duration leaseDuration();
+
+    /** How often a replica renews the leases it holds and tries to take free ones. */
+    @WithDefault("5s")
+    Duration leaseRenewEvery();
 }

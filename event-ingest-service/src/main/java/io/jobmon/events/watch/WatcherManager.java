@@ -3,6 +3,7 @@ package io.jobmon.events.watch;
 import io.jobmon.events.config.ClustersConfig;
 import io.jobmon.events.config.WatchConfig;
 import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.mutiny.Uni;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -13,7 +14,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
-/** Starts a {@link ClusterWatcher} per {@code kubernetes} cluster at startup and stops them at shutdown. */
+/**
+ * Runs a {@link ClusterWatcher} per {@code kubernetes} cluster, in one replica at a time: every replica tries to
+ * take each cluster's lease ({@link WatcherLeases}) at startup and every {@code jobmon.watch.lease-renew-every};
+ * the holder watches, renews, and stops watching as soon as it lost the lease or could not renew it for a whole
+ * lease duration. Duplicates during a handover are absorbed downstream (resourceVersion, uid).
+ */
 @ApplicationScoped
 public class WatcherManager {
 
@@ -24,16 +30,24 @@ public class WatcherManager {
     private final KubernetesClients clients;
     private final RawPublisher publisher;
     private final io.vertx.mutiny.sqlclient.Pool pool;
+    private final WatcherLeases leases;
+    /** This replica, as the holder of leases. */
+    private final String holder;
     private final Map<String, ClusterWatcher> watchers = new ConcurrentHashMap<>();
+    private final Map<String, CompletionStage<Void>> started = new ConcurrentHashMap<>();
     private final Map<String, KubernetesClients.Owned> owned = new ConcurrentHashMap<>();
+    /** When this replica last renewed each lease it holds (nanoTime). */
+    private final Map<String, Long> renewed = new ConcurrentHashMap<>();
 
     public WatcherManager(ClustersConfig clusters, WatchConfig config, KubernetesClients clients, RawPublisher publisher,
-            io.vertx.mutiny.sqlclient.Pool pool) {
+            io.vertx.mutiny.sqlclient.Pool pool, WatcherLeases leases) {
         this.pool = pool;
         this.clusters = clusters;
         this.config = config;
         this.clients = clients;
         this.publisher = publisher;
+        this.leases = leases;
+        this.holder = hostName() + "/" + java.util.UUID.randomUUID();
     }
 
     void onStart(@Observes StartupEvent start) {
@@ -42,16 +56,77 @@ public class WatcherManager {
             return;
         }
         clusters.clusters().forEach((name, cluster) -> {
-            if (cluster.type() == ClustersConfig.Type.KUBERNETES) {
-                start(name);
-            } else {
+            if (cluster.type() != ClustersConfig.Type.KUBERNETES) {
                 LOG.infof("cluster %s is external: fed by its own agent, not watched", name);
             }
         });
+        elect().subscribe().with(x -> {
+        }, e -> LOG.warnf("watcher election failed: %s", e.getMessage()));
+    }
+
+    @io.quarkus.scheduler.Scheduled(every = "${jobmon.watch.lease-renew-every:5s}", delayed = "${jobmon.watch.lease-renew-every:5s}",
+            concurrentExecution = io.quarkus.scheduler.Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> renew() {
+        return config.enabled() ? elect() : Uni.createFrom().voidItem();
+    }
+
+    /**
+     * One round of the election, cluster by cluster: renew or take the lease and watch; stop watching a cluster
+     * whose lease another replica holds, or that could not be renewed for a lease duration.
+     */
+    public Uni<Void> elect() {
+        List<String> names = clusters.clusters().entrySet().stream()
+                .filter(c -> c.getValue().type() == ClustersConfig.Type.KUBERNETES).map(Map.Entry::getKey).toList();
+        return io.smallrye.mutiny.Multi.createFrom().iterable(names).onItem()
+                .transformToUniAndConcatenate(this::elect).collect().last().replaceWithVoid();
+    }
+
+    private Uni<Void> elect(String name) {
+        long now = System.nanoTime();
+        return leases.acquire(name, holder, config.leaseDuration()).map(held -> {
+            if (held) {
+                renewed.put(name, now);
+                if (!watchers.containsKey(name)) {
+                    LOG.infof("cluster %s: this replica holds the watcher lease (%s)", name, holder);
+                    start(name);
+                }
+            } else if (watchers.containsKey(name)) {
+                LOG.infof("cluster %s: another replica holds the watcher lease, stopping", name);
+                stop(name);
+            }
+            return held;
+        }).onFailure().recoverWithItem(e -> {
+            Long last = renewed.get(name);
+            if (watchers.containsKey(name) && (last == null || now - last > config.leaseDuration().toNanos())) {
+                LOG.warnf("cluster %s: watcher lease not renewed for %s (%s), stopping", name, config.leaseDuration(),
+                        e.getMessage());
+                stop(name);
+            }
+            return false;
+        }).replaceWithVoid();
     }
 
     void onStop(@Observes ShutdownEvent stop) {
-        watchers.keySet().forEach(this::stop);
+        for (String name : List.copyOf(watchers.keySet())) {
+            stop(name);
+            try {
+                leases.release(name, holder).await().atMost(java.time.Duration.ofSeconds(2));
+            } catch (RuntimeException e) {
+                LOG.debugf("cluster %s: lease not released (%s), it expires", name, e.getMessage());
+            }
+        }
+    }
+
+    private static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "replica";
+        }
     }
 
     /**
@@ -60,8 +135,11 @@ public class WatcherManager {
      */
     public synchronized CompletionStage<Void> start(String name) {
         ClustersConfig.Cluster cluster = clusters.clusters().get(name);
-        if (cluster == null || watchers.containsKey(name)) {
-            throw new IllegalStateException("no such cluster to start, or already watched: " + name);
+        if (cluster == null) {
+            throw new IllegalStateException("no such cluster to watch: " + name);
+        }
+        if (watchers.containsKey(name)) {
+            return started.get(name);
         }
         KubernetesClients.Owned client = clients.forCluster(cluster);
         owned.put(name, client);
@@ -69,12 +147,14 @@ public class WatcherManager {
                 config.jobLabel(), config.resync(), config.pendingEventTtl(), client.client(), publisher);
         watchers.put(name, watcher);
         String namespace = cluster.namespace().orElse(null);
-        return watcher.start().thenCompose(listed -> storedLivePods(name, namespace)).thenAccept(stored -> {
+        CompletionStage<Void> done = watcher.start().thenCompose(listed -> storedLivePods(name, namespace)).thenAccept(stored -> {
             int gone = watcher.publishGone(stored);
             if (gone > 0) {
                 LOG.infof("cluster %s: %d pods deleted while not watched, published as deleted", name, gone);
             }
         });
+        started.put(name, done);
+        return done;
     }
 
     private static final String LIVE_PODS = "SELECT namespace, name, uid, job_id, resource_version FROM events.pod_state"
@@ -91,6 +171,7 @@ public class WatcherManager {
     }
 
     public synchronized void stop(String name) {
+        started.remove(name);
         ClusterWatcher w = watchers.remove(name);
         if (w != null) {
             w.stop();

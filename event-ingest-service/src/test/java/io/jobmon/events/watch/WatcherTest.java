@@ -52,6 +52,8 @@ class WatcherTest {
     WatcherManager watchers;
     @Inject
     Pool pool;
+    @Inject
+    WatcherLeases leases;
 
     KubernetesClient client() {
         return server.getClient();
@@ -177,6 +179,49 @@ class WatcherTest {
                 + " AND status = 'ABNORMAL' AND reason = 'PodDeleted'", job) == 1);
         assertEquals(0, stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1 AND name = $2 AND deleted",
                 job, job + "-0"), "the pod still listed stays");
+    }
+
+    @Test
+    void aClusterLeaseIsHeldByOneReplicaUntilItLapsesOrIsReleased() throws Exception {
+        String cluster = "lease-" + UUID.randomUUID().toString().substring(0, 8);
+        Duration d = Duration.ofSeconds(1);
+        assertTrue(leases.acquire(cluster, "replica-a", d).await().atMost(T));
+        assertTrue(!leases.acquire(cluster, "replica-b", d).await().atMost(T), "held by a");
+        assertTrue(leases.acquire(cluster, "replica-a", d).await().atMost(T), "a renews");
+        Thread.sleep(1200);
+        assertTrue(leases.acquire(cluster, "replica-b", Duration.ofMinutes(1)).await().atMost(T), "lapsed: b takes it");
+        assertTrue(!leases.acquire(cluster, "replica-a", d).await().atMost(T), "a lost it");
+        leases.release(cluster, "replica-a").await().atMost(T);
+        assertTrue(!leases.acquire(cluster, "replica-a", d).await().atMost(T), "a cannot release b's lease");
+        leases.release(cluster, "replica-b").await().atMost(T);
+        assertTrue(leases.acquire(cluster, "replica-a", d).await().atMost(T), "released: taken at once");
+    }
+
+    @Test
+    void aReplicaWatchesOnlyWhileItHoldsTheClusterLease() throws Exception {
+        watchers.elect().await().atMost(T);
+        await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));
+        String mine = io.jobmon.events.ingest.Store.rows(pool, "SELECT holder FROM events.watcher_lease WHERE cluster = 'mock'")
+                .get(0).getString("holder");
+
+        // Another replica took the cluster (this one's lease had lapsed): this one stops watching.
+        pool.query("UPDATE events.watcher_lease SET holder = 'other-replica', expires_at = now() + interval '1 hour'"
+                + " WHERE cluster = 'mock'").execute().await().atMost(T);
+        watchers.elect().await().atMost(T);
+        assertTrue(!watchers.status().containsKey("mock"), "not watched by this replica");
+        String job = "jl-" + UUID.randomUUID().toString().substring(0, 8);
+        apply(pod("pod-running", job, job + "-0"));
+        assertTrue(KafkaTestClient.await(Topics.K8S_RAW, r -> r.value().contains(job + "-0"), 1, Duration.ofSeconds(3))
+                .isEmpty(), "nothing published by a replica without the lease");
+
+        // The other replica died: once its lease lapsed, this one takes the cluster over and catches up by relisting.
+        pool.query("UPDATE events.watcher_lease SET expires_at = now() - interval '1 second' WHERE cluster = 'mock'")
+                .execute().await().atMost(T);
+        watchers.elect().await().atMost(T);
+        await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));
+        assertEquals(mine, io.jobmon.events.ingest.Store.rows(pool, "SELECT holder FROM events.watcher_lease"
+                + " WHERE cluster = 'mock'").get(0).getString("holder"));
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1", job) == 1);
     }
 
     private int listsSeen;
