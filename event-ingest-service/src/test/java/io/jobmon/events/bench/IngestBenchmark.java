@@ -19,13 +19,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Ingest throughput and status latency of event-ingest-service (a program, not a test). See the README for the
  * command. Arguments: {@code records} (default 1,000,000; 100 per job), {@code partitions} (4), {@code rate}
- * for the latency phase (5000/s) and its {@code seconds} (60).
+ * for the latency phase (5000/s) and its {@code seconds} (60), {@code warmup} records (0).
  *
  * <ol>
- * <li>Produces the records of {@code records/100} jobs to a fresh topic.</li>
- * <li>A plain Kafka consumer reads them all: the reference rate.</li>
- * <li>The service (a separate process, fresh consumer group) ingests them: records stored per second and status
- * transitions published per second, from its first applied batch to its last.</li>
+ * <li>Produces the records of {@code warmup/100} jobs, then of {@code records/100} jobs, to a fresh topic.</li>
+ * <li>A plain Kafka consumer reads the measured records: the reference rate.</li>
+ * <li>The service (a separate process, fresh consumer group) ingests the warm-up records (its JIT compiles what
+ * a running service has long compiled), then the measured ones: records stored per second and status
+ * transitions published per second, from the end of the warm-up (or its first applied batch) to its last.</li>
  * <li>Then records of new jobs are produced at a steady {@code rate}; for every transition, the time from the
  * production of the record that caused it to its arrival on the status topic; p50/p99/max.</li>
  * </ol>
@@ -37,6 +38,7 @@ public final class IngestBenchmark {
         int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         int rate = args.length > 2 ? Integer.parseInt(args[2]) : 5000;
         int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 60;
+        long warmup = args.length > 4 ? Long.parseLong(args[4]) : 0;
         String run = Long.toString(System.currentTimeMillis(), 36);
         String bootstrap = EmbeddedKafka.bootstrapServers();
         EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
@@ -45,17 +47,24 @@ public final class IngestBenchmark {
         Bench.createTopic(bootstrap, raw, partitions);
         Bench.createTopic(bootstrap, status, partitions);
         Workload w = new Workload("bench");
+        List<String> warmJobs = new ArrayList<>();
+        for (int i = 0; i < warmup / Workload.PER_JOB; i++) {
+            warmJobs.add("w" + run + "-" + i);
+        }
         List<String> jobs = new ArrayList<>();
         for (int i = 0; i < records / Workload.PER_JOB; i++) {
             jobs.add("b" + run + "-" + i);
         }
         long total;
+        long warm;
         long t0 = System.nanoTime();
         try (KafkaProducer<String, String> producer = Bench.producer(bootstrap)) {
+            warm = Bench.produce(producer, raw, w, warmJobs);
             total = Bench.produce(producer, raw, w, jobs);
         }
-        System.out.printf("produced %,d records of %,d jobs in %.1f s%n", total, jobs.size(), (System.nanoTime() - t0) / 1e9);
-        double plain = Bench.plainRead(bootstrap, raw, total);
+        System.out.printf("produced %,d warm-up and %,d measured records of %,d jobs in %.1f s%n", warm, total,
+                warmJobs.size() + jobs.size(), (System.nanoTime() - t0) / 1e9);
+        double plain = Bench.plainRead(bootstrap, raw, warm + total) * total / (warm + total);
         System.out.printf("plain consumer: %,d records in %.1f s = %,.0f records/s%n", total, plain, total / plain);
 
         ServiceProcess service = new ServiceProcess("bench", bootstrap, pg.url(), pg.user(), pg.password(), raw, status,
@@ -65,19 +74,26 @@ public final class IngestBenchmark {
         service.start();
         try (Connection db = Bench.db(pg.url(), pg.user(), pg.password())) {
             long before = Bench.applied(db);
-            while (Bench.applied(db) <= before) {
+            long started;
+            while ((started = Bench.applied(db)) <= before + (warm > 0 ? warm - 1 : 0)) {
                 Thread.sleep(20);
             }
             long start = System.nanoTime();
             long startStatuses = watch.count();
-            while (Bench.applied(db) - before < total) {
+            if (warm == 0) {
+                started = before; // measured from the first batch applied, which counts
+            }
+            long end = before + warm + total;
+            while (Bench.applied(db) < end) {
                 Thread.sleep(50);
             }
             double secs = (System.nanoTime() - start) / 1e9;
+            long measured = end - started;
             Thread.sleep(1000);
             long statuses = watch.count() - startStatuses;
-            System.out.printf("service: %,d records in %.1f s = %,.0f records/s (%.0f%% of plain); %,d transitions = %,.0f/s%n",
-                    total, secs, total / secs, 100 * (total / secs) / (total / plain), statuses, statuses / secs);
+            System.out.printf("service%s: %,d records in %.1f s = %,.0f records/s (%.0f%% of plain); %,d transitions = %,.0f/s%n",
+                    warm > 0 ? " after " + warm + " warm-up records" : "", measured, secs, measured / secs,
+                    100 * (measured / secs) / (total / plain), statuses, statuses / secs);
             System.out.printf("store: %,d pods, %,d events, %,d jobs%n", Bench.scalar(db, "SELECT count(*) FROM events.pod_state"),
                     Bench.scalar(db, "SELECT count(*) FROM events.event"), Bench.scalar(db, "SELECT count(*) FROM events.job_state"));
 
