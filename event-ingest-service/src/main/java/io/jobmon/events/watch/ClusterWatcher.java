@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jobmon.contracts.events.CloudEvents;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -100,7 +102,7 @@ public final class ClusterWatcher {
      *
      * @return how many were published
      */
-    public synchronized int publishGone(java.util.Collection<StoredPod> stored) {
+    public synchronized int publishGone(Collection<StoredPod> stored) {
         if (pods == null) {
             return 0;
         }
@@ -110,7 +112,7 @@ public final class ClusterWatcher {
             if (cached(pods, p.namespace(), p.name()) != null) {
                 continue;
             }
-            Pod deleted = new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withNamespace(p.namespace())
+            Pod deleted = new PodBuilder().withNewMetadata().withNamespace(p.namespace())
                     .withName(p.name()).withUid(p.uid())
                     .withResourceVersion(String.valueOf(Math.max(listedAt, p.resourceVersion() + 1))).addToLabels(label, p.jobId())
                     .endMetadata().build();

@@ -3,13 +3,22 @@ package io.jobmon.events.watch;
 import io.jobmon.events.config.ClustersConfig;
 import io.jobmon.events.config.WatchConfig;
 import io.quarkus.runtime.ShutdownEvent;
-import io.smallrye.mutiny.Uni;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
@@ -29,7 +38,7 @@ public class WatcherManager {
     private final WatchConfig config;
     private final KubernetesClients clients;
     private final RawPublisher publisher;
-    private final io.vertx.mutiny.sqlclient.Pool pool;
+    private final Pool pool;
     private final WatcherLeases leases;
     /** This replica, as the holder of leases. */
     private final String holder;
@@ -40,14 +49,14 @@ public class WatcherManager {
     private final Map<String, Long> renewed = new ConcurrentHashMap<>();
 
     public WatcherManager(ClustersConfig clusters, WatchConfig config, KubernetesClients clients, RawPublisher publisher,
-            io.vertx.mutiny.sqlclient.Pool pool, WatcherLeases leases) {
+            Pool pool, WatcherLeases leases) {
         this.pool = pool;
         this.clusters = clusters;
         this.config = config;
         this.clients = clients;
         this.publisher = publisher;
         this.leases = leases;
-        this.holder = hostName() + "/" + java.util.UUID.randomUUID();
+        this.holder = hostName() + "/" + UUID.randomUUID();
     }
 
     void onStart(@Observes StartupEvent start) {
@@ -64,8 +73,8 @@ public class WatcherManager {
         }, e -> LOG.warnf("watcher election failed: %s", e.getMessage()));
     }
 
-    @io.quarkus.scheduler.Scheduled(every = "${jobmon.watch.lease-renew-every:5s}", delayed = "${jobmon.watch.lease-renew-every:5s}",
-            concurrentExecution = io.quarkus.scheduler.Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${jobmon.watch.lease-renew-every:5s}", delayed = "${jobmon.watch.lease-renew-every:5s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> renew() {
         return config.enabled() ? elect() : Uni.createFrom().voidItem();
     }
@@ -77,7 +86,7 @@ public class WatcherManager {
     public Uni<Void> elect() {
         List<String> names = clusters.clusters().entrySet().stream()
                 .filter(c -> c.getValue().type() == ClustersConfig.Type.KUBERNETES).map(Map.Entry::getKey).toList();
-        return io.smallrye.mutiny.Multi.createFrom().iterable(names).onItem()
+        return Multi.createFrom().iterable(names).onItem()
                 .transformToUniAndConcatenate(this::elect).collect().last().replaceWithVoid();
     }
 
@@ -110,7 +119,7 @@ public class WatcherManager {
         for (String name : List.copyOf(watchers.keySet())) {
             stop(name);
             try {
-                leases.release(name, holder).await().atMost(java.time.Duration.ofSeconds(2));
+                leases.release(name, holder).await().atMost(Duration.ofSeconds(2));
             } catch (RuntimeException e) {
                 LOG.debugf("cluster %s: lease not released (%s), it expires", name, e.getMessage());
             }
@@ -123,8 +132,8 @@ public class WatcherManager {
             return env;
         }
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
             return "replica";
         }
     }
@@ -161,9 +170,9 @@ public class WatcherManager {
             + " WHERE cluster = $1 AND NOT deleted AND ($2::text IS NULL OR namespace = $2)";
 
     private CompletionStage<List<ClusterWatcher.StoredPod>> storedLivePods(String cluster, String namespace) {
-        return pool.preparedQuery(LIVE_PODS).execute(io.vertx.mutiny.sqlclient.Tuple.of(cluster, namespace))
+        return pool.preparedQuery(LIVE_PODS).execute(Tuple.of(cluster, namespace))
                 .map(rows -> {
-                    List<ClusterWatcher.StoredPod> out = new java.util.ArrayList<>();
+                    List<ClusterWatcher.StoredPod> out = new ArrayList<>();
                     rows.forEach(r -> out.add(new ClusterWatcher.StoredPod(r.getString("namespace"), r.getString("name"),
                             r.getString("uid"), r.getString("job_id"), r.getLong("resource_version"))));
                     return out;

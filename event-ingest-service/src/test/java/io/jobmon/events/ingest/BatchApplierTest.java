@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.events.JobStatusChanged;
 import io.jobmon.events.k8s.Fixtures;
+import io.jobmon.events.k8s.PodView;
 import io.jobmon.events.status.JobModel;
 import java.time.Instant;
 import java.util.HashMap;
@@ -75,7 +76,7 @@ class BatchApplierTest {
     /** A deletion the watcher found on a relist: the pod's identity, a newer resourceVersion, no status. */
     static RawRecord goneUnseen(String fixture, long resourceVersion, long offset) {
         var running = Fixtures.pod(fixture);
-        var bare = new io.jobmon.events.k8s.PodView(running.namespace(), running.name(), running.uid(), running.jobId(),
+        var bare = new PodView(running.namespace(), running.name(), running.uid(), running.jobId(),
                 null, resourceVersion, true, null, null, null, null, null, null, null, List.of(), List.of());
         return new RawRecord(0, offset, T, "c1", "r1", "j-7f3a9c", bare, null);
     }

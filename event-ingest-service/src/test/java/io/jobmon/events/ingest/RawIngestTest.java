@@ -11,6 +11,7 @@ import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.events.JobStatusChanged;
 import io.jobmon.contracts.events.Topics;
 import io.jobmon.events.k8s.Fixtures;
+import io.jobmon.events.k8s.PodParser;
 import io.jobmon.testsupport.KafkaTestClient;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
@@ -22,6 +23,7 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -157,13 +159,13 @@ class RawIngestTest {
         String cluster = "c-" + job;
         var running = Fixtures.retarget("pod-running", job, job + "-p0", "u-" + job, 100);
         IngestService.Result first = ingest.apply(topic, List.of(new RawRecord(0, 0, Instant.now(), cluster, "r", job,
-                io.jobmon.events.k8s.PodParser.parse(running, false), null)), Map.of(0, 0L)).await().atMost(Duration.ofSeconds(20));
+                PodParser.parse(running, false), null)), Map.of(0, 0L)).await().atMost(Duration.ofSeconds(20));
         assertEquals(JobStatus.RUNNING, first.writes().transitions().get(0).status());
         // another writer (here a stop request; as well another consumer after a rebalance) changes the stored job
         stops.stopRequested(job).await().atMost(Duration.ofSeconds(20));
         ((com.fasterxml.jackson.databind.node.ObjectNode) running.get("metadata")).put("resourceVersion", "101");
         IngestService.Result deleted = ingest.apply(topic, List.of(new RawRecord(0, 1, Instant.now(), cluster, "r", job,
-                io.jobmon.events.k8s.PodParser.parse(running, true), null)), Map.of(0, 1L)).await().atMost(Duration.ofSeconds(20));
+                PodParser.parse(running, true), null)), Map.of(0, 1L)).await().atMost(Duration.ofSeconds(20));
         JobStatusChanged stopped = deleted.writes().transitions().get(0);
         assertEquals(JobStatus.STOPPED, stopped.status(), "the stop request stored since was read, not the job kept in memory");
         assertEquals(2, stopped.sequence());
@@ -173,7 +175,7 @@ class RawIngestTest {
     @Test
     void aBatchOfManyJobsPublishesEveryTransition() {
         String prefix = newJob() + "-";
-        List<Map.Entry<String, String>> records = new java.util.ArrayList<>();
+        List<Map.Entry<String, String>> records = new ArrayList<>();
         for (int i = 0; i < 1500; i++) {
             String job = prefix + i;
             records.add(Map.entry("c1/team-nlp/" + job + "-p0", Fixtures.record("c1", "MODIFIED",

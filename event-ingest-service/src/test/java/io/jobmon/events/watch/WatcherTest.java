@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.jobmon.contracts.events.Topics;
+import io.jobmon.events.ingest.Store;
 import io.jobmon.events.k8s.Fixtures;
 import io.jobmon.testsupport.KafkaTestClient;
 import io.jobmon.testsupport.KafkaTestResource;
@@ -170,7 +171,7 @@ class WatcherTest {
         watchers.start("mock").toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1 AND deleted", job) == 1);
-        var gone = io.jobmon.events.ingest.Store.rows(pool, "SELECT name, view->>'phase' AS phase, view->>'nodeName' AS node"
+        var gone = Store.rows(pool, "SELECT name, view->>'phase' AS phase, view->>'nodeName' AS node"
                 + " FROM events.pod_state WHERE job_id = $1 AND deleted", job).get(0);
         assertEquals(job + "-1", gone.getString("name"));
         assertEquals("Running", gone.getString("phase"), "the last state known is kept");
@@ -201,7 +202,7 @@ class WatcherTest {
     void aReplicaWatchesOnlyWhileItHoldsTheClusterLease() throws Exception {
         watchers.elect().await().atMost(T);
         await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));
-        String mine = io.jobmon.events.ingest.Store.rows(pool, "SELECT holder FROM events.watcher_lease WHERE cluster = 'mock'")
+        String mine = Store.rows(pool, "SELECT holder FROM events.watcher_lease WHERE cluster = 'mock'")
                 .get(0).getString("holder");
 
         // Another replica took the cluster (this one's lease had lapsed): this one stops watching.
@@ -219,7 +220,7 @@ class WatcherTest {
                 .execute().await().atMost(T);
         watchers.elect().await().atMost(T);
         await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));
-        assertEquals(mine, io.jobmon.events.ingest.Store.rows(pool, "SELECT holder FROM events.watcher_lease"
+        assertEquals(mine, Store.rows(pool, "SELECT holder FROM events.watcher_lease"
                 + " WHERE cluster = 'mock'").get(0).getString("holder"));
         await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1", job) == 1);
     }
