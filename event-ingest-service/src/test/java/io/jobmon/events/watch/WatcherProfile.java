@@ -11,6 +11,7 @@ public class WatcherProfile implements QuarkusTestProfile {
         // The election runs at startup and when a test asks (WatcherManager.elect), not on its own in between:
         // the tests stop and start the watcher themselves.
         return Map.of("jobmon.clusters.mock.type", "kubernetes", "jobmon.clusters.mock.region", "test-region",
-                "jobmon.clusters.mock.namespace", "train", "jobmon.watch.lease-renew-every", "1h");
+                "jobmon.clusters.mock.namespace", "train", "jobmon.watch.lease-renew-every", "1h",
+                "jobmon.watch.lease-duration", "2s");
     }
 }

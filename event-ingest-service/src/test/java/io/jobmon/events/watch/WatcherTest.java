@@ -225,6 +225,25 @@ class WatcherTest {
         await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1", job) == 1);
     }
 
+    @Test
+    void aReplicaThatCannotRenewItsLeaseForALeaseDurationStopsWatching() throws Exception {
+        watchers.elect().await().atMost(T);
+        await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));
+        // The leases cannot be read or written (here: the table is away; as well the database or the network).
+        pool.query("ALTER TABLE events.watcher_lease RENAME TO watcher_lease_away").execute().await().atMost(T);
+        try {
+            watchers.elect().await().atMost(T);
+            assertTrue(watchers.status().containsKey("mock"), "within the lease duration it keeps watching");
+            Thread.sleep(2200); // the lease duration of this profile: another replica may have taken the cluster
+            watchers.elect().await().atMost(T);
+            assertTrue(!watchers.status().containsKey("mock"), "past it, it stops");
+        } finally {
+            pool.query("ALTER TABLE events.watcher_lease_away RENAME TO watcher_lease").execute().await().atMost(T);
+        }
+        watchers.elect().await().atMost(T);
+        await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));
+    }
+
     private int listsSeen;
 
     private void drainRequests() throws InterruptedException {
