@@ -3,6 +3,7 @@ package io.jobmon.testsupport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -22,12 +23,16 @@ public final class KafkaTestClient {
     private KafkaTestClient() {
     }
 
-    public static void send(String topic, String key, String value) {
+    private static KafkaProducer<String, String> producer() {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.bootstrapServers());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+        return new KafkaProducer<>(p);
+    }
+
+    public static void send(String topic, String key, String value) {
+        try (KafkaProducer<String, String> producer = producer()) {
             producer.send(new ProducerRecord<>(topic, key, value)).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -38,12 +43,8 @@ public final class KafkaTestClient {
     }
 
     /** Sends many records with one producer (in order), waiting until the broker has them all. */
-    public static void sendAll(String topic, List<java.util.Map.Entry<String, String>> records) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.bootstrapServers());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+    public static void sendAll(String topic, List<Map.Entry<String, String>> records) {
+        try (KafkaProducer<String, String> producer = producer()) {
             records.forEach(r -> producer.send(new ProducerRecord<>(topic, r.getKey(), r.getValue())));
             producer.flush();
         }
