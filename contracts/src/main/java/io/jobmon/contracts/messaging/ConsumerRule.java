@@ -80,7 +80,7 @@ public class ConsumerRule {
         return Uni.createFrom().deferred(() -> work.get())
                 .onFailure(ConsumerRule::retryable).invoke(e -> failed(channel, e))
                 .onFailure(ConsumerRule::retryable).retry().withBackOff(initialBackoff, maxBackoff).indefinitely()
-                .invoke(() -> recovered(channel));
+                .onTermination().invoke(() -> recovered(channel));
     }
 
     /** What a record did. */
@@ -127,7 +127,7 @@ public class ConsumerRule {
     private void recovered(String channel) {
         Retrying was = retrying.remove(channel);
         if (was != null) {
-            LOG.infof("%s: recovered after %d failed attempts since %s", channel, was.attempts(), was.since());
+            LOG.infof("%s: done after %d failed attempts since %s", channel, was.attempts(), was.since());
         }
     }
 

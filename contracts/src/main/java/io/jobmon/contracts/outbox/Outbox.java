@@ -13,12 +13,14 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -85,18 +87,25 @@ public class Outbox {
     private final Pool pool;
     private final OutboxConfig config;
     private final MeterRegistry registry;
-    private final Instance<Map<String, Object>> kafkaConfig;
+    private final Supplier<OutboxSender> senderFactory;
     private final String instance = UUID.randomUUID().toString();
     private final MultiGauge pendingGauge;
     private final MultiGauge oldestGauge;
     private volatile OutboxSender sender;
 
+    /** The service's outbox, sending with its own {@code kafka.*} settings. */
+    @Inject
     public Outbox(Pool pool, OutboxConfig config, MeterRegistry registry,
             @Identifier("default-kafka-broker") Instance<Map<String, Object>> kafkaConfig) {
+        this(pool, config, registry, () -> new KafkaSender(kafkaConfig.get(), config.sendTimeout()));
+    }
+
+    /** An outbox sending through senders from {@code senderFactory} (made once, on the first round). */
+    public Outbox(Pool pool, OutboxConfig config, MeterRegistry registry, Supplier<OutboxSender> senderFactory) {
         this.pool = pool;
         this.config = config;
         this.registry = registry;
-        this.kafkaConfig = kafkaConfig;
+        this.senderFactory = senderFactory;
         this.pendingGauge = MultiGauge.builder("jobmon.outbox.pending")
                 .description("records committed but not yet acknowledged by the broker").register(registry);
         this.oldestGauge = MultiGauge.builder("jobmon.outbox.oldest").baseUnit("seconds")
@@ -218,7 +227,7 @@ public class Outbox {
         if (s == null) {
             synchronized (this) {
                 if (sender == null) {
-                    sender = new KafkaSender(kafkaConfig.get(), config.sendTimeout());
+                    sender = senderFactory.get();
                 }
                 s = sender;
             }

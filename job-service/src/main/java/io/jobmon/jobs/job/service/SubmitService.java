@@ -48,7 +48,7 @@ public class SubmitService {
         JobSpec spec = SpecDefaults.apply(raw, rules);
         Uni<JobRecord> earlier = idempotencyKey == null ? Uni.createFrom().nullItem()
                 : jobs.findByIdempotencyKey(pool, caller.tenant(), caller.user(), idempotencyKey);
-        return earlier.flatMap(found -> {
+        return earlier.chain(found -> {
             if (found != null) {
                 return Uni.createFrom().item(replay(found, spec, idempotencyKey));
             }
@@ -68,7 +68,7 @@ public class SubmitService {
      */
     public Uni<Created> cloneJob(Caller caller, String id, JobSpec overrides) {
         Access.requireTenant(caller);
-        return jobs.find(pool, id).flatMap(found -> {
+        return jobs.find(pool, id).chain(found -> {
             JobRecord source = Access.require(caller, found, Permission.CLONE);
             JobSpec merged = SpecDefaults.merge(source.spec(), overrides);
             List<String> warnings = new java.util.ArrayList<>();

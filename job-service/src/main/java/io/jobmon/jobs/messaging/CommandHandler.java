@@ -22,7 +22,7 @@ import java.util.List;
  * with why. TERMINATE stops the job with the command's reason. Workloads are touched only after the commit.
  */
 @ApplicationScoped
-public class CommandService {
+public class CommandHandler {
 
     static final String EXECUTED = "EXECUTED";
     static final String REFUSED = "REFUSED";
@@ -33,7 +33,7 @@ public class CommandService {
     private final Stopper stopper;
     private final JobCreator creator;
 
-    public CommandService(Pool pool, JobRepository jobs, CommandRepository commands, Stopper stopper,
+    public CommandHandler(Pool pool, JobRepository jobs, CommandRepository commands, Stopper stopper,
             JobCreator creator) {
         this.pool = pool;
         this.jobs = jobs;
@@ -50,16 +50,16 @@ public class CommandService {
     public Uni<Void> apply(JobCommand c) {
         List<String> diagnoses = c.diagnosisIds() == null ? List.of() : c.diagnosisIds();
         return pool.withTransaction(tx -> commands.claim(tx, c.commandId(), c.jobId(), c.command().name(), diagnoses,
-                c.reason()).flatMap(first -> !first ? Uni.createFrom().item(Followup.NONE)
-                        : jobs.lock(tx, c.jobId()).flatMap(job -> {
+                c.reason()).chain(first -> !first ? Uni.createFrom().item(Followup.NONE)
+                        : jobs.lock(tx, c.jobId()).chain(job -> {
                             if (job == null) {
                                 return refuse(tx, c, "no such job");
                             }
                             return c.command() == JobCommand.Kind.TERMINATE ? terminate(tx, c, job)
                                     : restart(tx, c, job, diagnoses);
                         })))
-                .flatMap(f -> (f.toStop() == null ? Uni.createFrom().voidItem() : stopper.deleteWorkload(f.toStop()))
-                        .flatMap(x -> f.toLaunch() == null ? Uni.createFrom().voidItem()
+                .chain(f -> (f.toStop() == null ? Uni.createFrom().voidItem() : stopper.deleteWorkload(f.toStop()))
+                        .chain(x -> f.toLaunch() == null ? Uni.createFrom().voidItem()
                                 : creator.launch(f.toLaunch()).replaceWithVoid()));
     }
 
@@ -69,7 +69,7 @@ public class CommandService {
         }
         String message = "terminated by automatic fault handling: " + (c.reason() == null ? "no reason given" : c.reason());
         return stopper.record(tx, job, "TerminatedByFaultHandling", message, TransitionRecord.SYSTEM)
-                .flatMap(status -> commands.outcome(tx, c.commandId(), EXECUTED, "job is " + status, null))
+                .chain(status -> commands.outcome(tx, c.commandId(), EXECUTED, "job is " + status, null))
                 .replaceWith(new Followup(job, null));
     }
 
@@ -83,7 +83,7 @@ public class CommandService {
         if (job.retryCount() >= job.maxRetries()) {
             return refuse(tx, c, "retry limit reached: " + job.retryCount() + " of " + job.maxRetries() + " used");
         }
-        return jobs.lastAttempt(tx, job.rootId()).flatMap(last -> {
+        return jobs.lastAttempt(tx, job.rootId()).chain(last -> {
             if (last > job.attempt()) {
                 return refuse(tx, c, "attempt " + last + " of this chain already exists");
             }
@@ -95,8 +95,8 @@ public class CommandService {
             Uni<Void> stopOld = active ? stopper.record(tx, job, "Restarting", "restarted as attempt " + next.attempt()
                     + (c.reason() == null ? "" : ": " + c.reason()), TransitionRecord.SYSTEM).replaceWithVoid()
                     : Uni.createFrom().voidItem();
-            return stopOld.flatMap(x -> creator.insert(tx, next, TransitionRecord.SYSTEM))
-                    .flatMap(x -> commands.outcome(tx, c.commandId(), EXECUTED, "attempt " + next.attempt() + " created",
+            return stopOld.chain(x -> creator.insert(tx, next, TransitionRecord.SYSTEM))
+                    .chain(x -> commands.outcome(tx, c.commandId(), EXECUTED, "attempt " + next.attempt() + " created",
                             next.id()))
                     .replaceWith(new Followup(active ? job : null, next));
         });

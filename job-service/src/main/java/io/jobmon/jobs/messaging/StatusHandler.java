@@ -1,5 +1,6 @@
 package io.jobmon.jobs.messaging;
 
+import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.contracts.events.JobStatusChanged;
 import io.jobmon.jobs.job.model.JobRecord;
 import io.jobmon.jobs.job.model.TransitionRecord;
@@ -13,18 +14,15 @@ import io.jobmon.jobs.outbox.OutboxWriter;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.logging.Logger;
 
 /**
  * Applies a cluster transition to its job in one transaction (status, timeline, pods, snapshot), under the job's
- * row lock, by {@link StatusMachine}'s rule. A transition for a job job-service does not know is acknowledged and
- * counted ({@code outcome=unknown_job}), not stored: the event carries no owner or tenant, so no one could be
- * allowed to see such a record, and every job jobmon submits exists before its workload does.
+ * row lock, by {@link StatusMachine}'s rule. A transition for a job job-service does not know is invalid (to the
+ * DLQ with the reason, counted {@code outcome=unknown_job}): the event carries no owner or tenant, so no one could
+ * be allowed to see it, and every job jobmon submits exists before its workload does.
  */
 @ApplicationScoped
-public class StatusService {
-
-    private static final Logger LOG = Logger.getLogger(StatusService.class);
+public class StatusHandler {
 
     private final Pool pool;
     private final JobRepository jobs;
@@ -33,7 +31,7 @@ public class StatusService {
     private final OutboxWriter outbox;
     private final JobMetrics metrics;
 
-    public StatusService(Pool pool, JobRepository jobs, TransitionRepository transitions, PodRepository pods,
+    public StatusHandler(Pool pool, JobRepository jobs, TransitionRepository transitions, PodRepository pods,
             OutboxWriter outbox, JobMetrics metrics) {
         this.pool = pool;
         this.jobs = jobs;
@@ -47,11 +45,11 @@ public class StatusService {
     }
 
     public Uni<Void> apply(JobStatusChanged e) {
-        return pool.withTransaction(tx -> jobs.lock(tx, e.jobId()).flatMap(job -> {
+        return pool.withTransaction(tx -> jobs.lock(tx, e.jobId()).chain(job -> {
             if (job == null) {
-                LOG.debugf("status %s for unknown job %s ignored", e.status(), e.jobId());
                 metrics.statusEvent("unknown_job");
-                return Uni.createFrom().<Applied>nullItem();
+                return Uni.createFrom().<Applied>failure(new InvalidRecordException("no job " + e.jobId()
+                        + " in job-service (jobs are created before their workloads)"));
             }
             StatusMachine.Decision d = StatusMachine.onEvent(job, e);
             if (d.effect() == StatusMachine.Effect.IGNORE) {
@@ -63,9 +61,9 @@ public class StatusService {
                     ? transitions.insert(tx, new TransitionRecord(job.id(), u.status(), u.reason(), u.message(),
                             e.exitCode(), e.time(), TransitionRecord.CLUSTER, e.sequence()))
                     : Uni.createFrom().voidItem();
-            return jobs.updateStatus(tx, u).flatMap(x -> timeline)
-                    .flatMap(x -> pods.upsert(tx, job.id(), e.pods(), e.time()))
-                    .flatMap(x -> outbox.changed(tx, job.id()))
+            return jobs.updateStatus(tx, u).chain(x -> timeline)
+                    .chain(x -> pods.upsert(tx, job.id(), e.pods(), e.time()))
+                    .chain(x -> outbox.changed(tx, job.id()))
                     .replaceWith(new Applied(job, u));
         })).invoke(applied -> {
             if (applied != null) {
