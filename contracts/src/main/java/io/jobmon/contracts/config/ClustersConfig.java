@@ -41,8 +41,14 @@ public interface ClustersConfig {
         @WithDefault("jobmon-jobs")
         String namespace();
 
-        /** The namespaces event-ingest watches; absent: {@link #namespace()} only; {@code *}: all of them. */
-        Optional<List<String>> watchNamespaces();
+        /** The namespace event-ingest watches; absent: {@link #namespace()}; {@code *}: every namespace. */
+        Optional<String> watchNamespace();
+
+        /** The namespace to watch, or null for every namespace. */
+        default String watchedNamespace() {
+            String ns = watchNamespace().orElse(namespace());
+            return "*".equals(ns) ? null : ns;
+        }
 
         /** Resource pools (queues) of this cluster a job may name; absent: any. */
         Optional<List<String>> queues();

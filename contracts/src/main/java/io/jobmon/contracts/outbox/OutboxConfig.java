@@ -12,6 +12,10 @@ public interface OutboxConfig {
     @WithDefault("false")
     boolean enabled();
 
+    /** How often a round looks for unpublished records (read by {@link OutboxRelay}'s {@code @Scheduled}). */
+    @WithDefault("0.5s")
+    String interval();
+
     /** Rows published per round; a full round is followed by the next at once. */
     @WithDefault("500")
     int batchSize();

@@ -93,6 +93,10 @@ class OutboxTest {
                 return true;
             }
 
+            public String interval() {
+                return "0.5s";
+            }
+
             public int batchSize() {
                 return batch;
             }

@@ -88,11 +88,6 @@ public class DiagnosisRepository {
                 + "error = $2 WHERE id = $1").execute(Tuple.of(id, error)).replaceWithVoid();
     }
 
-    public Uni<Void> markPublished(SqlClient db, String id) {
-        return db.preparedQuery("UPDATE diagnosis SET published_at = now() WHERE id = $1").execute(Tuple.of(id))
-                .replaceWithVoid();
-    }
-
     static Optional<DiagnosisTask> first(RowSet<Row> rows) {
         return rows.size() == 0 ? Optional.empty() : Optional.of(Rows.task(rows.iterator().next()));
     }

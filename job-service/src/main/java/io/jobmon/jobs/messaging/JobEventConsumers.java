@@ -1,11 +1,9 @@
 package io.jobmon.jobs.messaging;
 
-import io.jobmon.contracts.events.DiagnosisFinished;
-import io.jobmon.contracts.events.JobCommand;
-import io.jobmon.contracts.events.JobStatusChanged;
 import io.jobmon.contracts.events.Topics;
 import io.jobmon.contracts.messaging.ConsumerRule;
 import io.jobmon.contracts.messaging.Envelope;
+import io.jobmon.contracts.messaging.Envelopes;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -19,12 +17,6 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  */
 @ApplicationScoped
 public class JobEventConsumers {
-
-    static final Envelope<JobStatusChanged> STATUS = Envelope.keyedBy(JobStatusChanged.TYPE, JobStatusChanged.class,
-            JobStatusChanged::jobId);
-    static final Envelope<DiagnosisFinished> DIAGNOSIS = Envelope.keyedBy(DiagnosisFinished.TYPE,
-            DiagnosisFinished.class, DiagnosisFinished::jobId);
-    static final Envelope<JobCommand> COMMAND = Envelope.keyedBy(JobCommand.TYPE, JobCommand.class, JobCommand::jobId);
 
     private final StatusHandler statuses;
     private final DiagnosisHandler diagnoses;
@@ -41,16 +33,16 @@ public class JobEventConsumers {
 
     @Incoming("job-status")
     public Uni<Void> onStatus(ConsumerRecord<String, String> r) {
-        return rule.handle("job-status", Topics.JOB_STATUS, () -> statuses.apply(STATUS.data(r.key(), r.value())));
+        return rule.handle("job-status", Topics.JOB_STATUS, () -> statuses.apply(Envelopes.JOB_STATUS.data(r.key(), r.value())));
     }
 
     @Incoming("diagnoses")
     public Uni<Void> onDiagnosis(ConsumerRecord<String, String> r) {
-        return rule.handle("diagnoses", Topics.DIAGNOSES, () -> diagnoses.apply(DIAGNOSIS.data(r.key(), r.value())));
+        return rule.handle("diagnoses", Topics.DIAGNOSES, () -> diagnoses.apply(Envelopes.DIAGNOSIS.data(r.key(), r.value())));
     }
 
     @Incoming("job-commands")
     public Uni<Void> onCommand(ConsumerRecord<String, String> r) {
-        return rule.handle("job-commands", Topics.JOB_COMMANDS, () -> commands.apply(COMMAND.data(r.key(), r.value())));
+        return rule.handle("job-commands", Topics.JOB_COMMANDS, () -> commands.apply(Envelopes.JOB_COMMAND.data(r.key(), r.value())));
     }
 }

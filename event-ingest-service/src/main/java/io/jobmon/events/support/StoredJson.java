@@ -1,19 +1,13 @@
-package io.jobmon.events.ingest;
+package io.jobmon.events.support;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jobmon.contracts.events.CloudEvents;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 
-/** Small conversions between Java values and the reactive client's column types. */
-public final class Sql {
-
-    /** The schema event-ingest owns (Flyway migrates it; every statement names it). */
-    public static final String SCHEMA = "events";
+/** JSON kept in the store's columns (pod views, signals, recent events): written and read by one mapper. */
+public final class StoredJson {
 
     /**
      * The mapper of stored JSON. Its maps have data as keys (signal keys, event uids): interning those into the
@@ -23,15 +17,7 @@ public final class Sql {
     private static final ObjectMapper STORE = CloudEvents.MAPPER.copyWith(JsonFactory.builder()
             .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES).build());
 
-    private Sql() {
-    }
-
-    public static OffsetDateTime ts(Instant i) {
-        return i == null ? null : i.atOffset(ZoneOffset.UTC);
-    }
-
-    public static Instant instant(OffsetDateTime t) {
-        return t == null ? null : t.toInstant();
+    private StoredJson() {
     }
 
     public static String json(Object value) {
