@@ -183,7 +183,7 @@ print_urls() {
   local m
   echo
   if (($1 > 0)); then
-    echo "  gateway (the API)     http://localhost:$PORT_BASE        e.g. /api/v1/me, /api/v1/jobs, /q/health/ready"
+    echo "  gateway (the API)     http://localhost:$PORT_BASE        e.g. /api/v1/me, /api/v1/jobs, /openapi"
     for m in "${SERVICES[@]:1}"; do
       printf '  %-21s %s\n' "$m" "$(service_url "$m")"
     done

@@ -81,6 +81,18 @@ public abstract class FoundationChecks {
     }
 
     @Test
+    void aTokenIssuedForAnotherAudienceIs401() {
+        given().auth().oauth2(Tokens.user("alice").audience("some-other-app").get()).get("/api/v1/jobs/j-1").then()
+                .statusCode(401).contentType("application/problem+json");
+    }
+
+    @Test
+    void aUserWithoutThePlatformRoleIs403Problem() {
+        given().auth().oauth2(Tokens.user("mallory").roles("offline_access").get()).get("/api/v1/jobs/j-1").then()
+                .statusCode(403).contentType("application/problem+json");
+    }
+
+    @Test
     void aTokenWithABadSignatureIs401Problem() {
         String valid = Tokens.alice();
         String tampered = valid.substring(0, valid.lastIndexOf('.') + 1) + "AAAA" + valid.substring(valid.lastIndexOf('.') + 5);

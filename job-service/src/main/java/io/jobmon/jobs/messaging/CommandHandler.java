@@ -51,10 +51,11 @@ public class CommandHandler {
         List<String> diagnoses = c.diagnosisIds() == null ? List.of() : c.diagnosisIds();
         return pool.withTransaction(tx -> commands.claim(tx, c.commandId(), c.jobId(), c.command().name(), diagnoses,
                 c.reason()).chain(first -> !first ? Uni.createFrom().item(Followup.NONE)
-                        : jobs.lock(tx, c.jobId()).chain(job -> {
-                            if (job == null) {
+                        : jobs.lock(tx, c.jobId()).chain(found -> {
+                            if (found.isEmpty()) {
                                 return refuse(tx, c, "no such job");
                             }
+                            JobRecord job = found.get();
                             return c.command() == JobCommand.Kind.TERMINATE ? terminate(tx, c, job)
                                     : restart(tx, c, job, diagnoses);
                         })))

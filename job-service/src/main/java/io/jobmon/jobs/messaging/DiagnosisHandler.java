@@ -39,11 +39,12 @@ public class DiagnosisHandler {
             if (!first) {
                 return Uni.createFrom().voidItem();
             }
-            return jobs.lock(tx, d.jobId()).chain(job -> {
-                if (job == null) {
+            return jobs.lock(tx, d.jobId()).chain(found -> {
+                if (found.isEmpty()) {
                     return Uni.createFrom().failure(new InvalidRecordException("no job " + d.jobId()
                             + " in job-service"));
                 }
+                var job = found.get();
                 boolean failed = (job.status() == JobStatus.FAILED || job.status() == JobStatus.ABNORMAL
                         || "JOB_FAILED".equals(d.trigger()));
                 boolean decides = !UNDECIDED.contains(d.category()) || job.failureReason() == null;

@@ -45,7 +45,8 @@ public class StatusHandler {
     }
 
     public Uni<Void> apply(JobStatusChanged e) {
-        return pool.withTransaction(tx -> jobs.lock(tx, e.jobId()).chain(job -> {
+        return pool.withTransaction(tx -> jobs.lock(tx, e.jobId()).chain(found -> {
+            JobRecord job = found.orElse(null);
             if (job == null) {
                 metrics.statusEvent("unknown_job");
                 return Uni.createFrom().<Applied>failure(new InvalidRecordException("no job " + e.jobId()

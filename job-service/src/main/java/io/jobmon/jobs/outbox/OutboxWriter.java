@@ -33,7 +33,8 @@ public class OutboxWriter {
 
     /** Records the job's current state (read back in this transaction). */
     public Uni<Void> changed(SqlClient tx, String jobId) {
-        return jobs.find(tx, jobId).chain(job -> job == null ? Uni.createFrom().voidItem() : write(tx, job, false));
+        return jobs.find(tx, jobId).chain(found -> found.map(job -> write(tx, job, false))
+                .orElse(Uni.createFrom().voidItem()));
     }
 
     /** Records that the job is being deleted: call before deleting its row (its pods are read first). */

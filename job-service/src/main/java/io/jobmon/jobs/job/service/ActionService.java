@@ -55,7 +55,7 @@ public class ActionService {
                     .replaceWith(job);
         })).chain(job -> job.status() == JobStatus.STOPPING ? Uni.createFrom().voidItem()
                 : stopper.deleteWorkload(job))
-                .chain(x -> jobs.find(pool, id));
+                .chain(x -> jobs.get(pool, id));
     }
 
     /** Deletes a job in a final state (409 otherwise): its record, timeline and pods; a deleted snapshot goes out. */

@@ -77,17 +77,18 @@ public class JobCreator {
         return workloads.submit(job)
                 .onItemOrFailure().transformToUni((ok, failure) -> {
                     if (failure == null) {
-                        return jobs.find(pool, job.id());
+                        return jobs.get(pool, job.id());
                     }
                     LOG.warnf("workload of %s refused by %s: %s", job.id(), job.cluster(), failure.getMessage());
-                    return markSubmitFailed(job, failure).chain(x -> jobs.find(pool, job.id()));
+                    return markSubmitFailed(job, failure).chain(x -> jobs.get(pool, job.id()));
                 });
     }
 
     private Uni<Void> markSubmitFailed(JobRecord job, Throwable failure) {
         Instant now = Instant.now();
         String message = "the cluster refused the workload: " + failure.getMessage();
-        return pool.withTransaction(tx -> jobs.lock(tx, job.id()).chain(j -> jobs.updateStatus(tx,
+        return pool.withTransaction(tx -> jobs.lock(tx, job.id()).map(java.util.Optional::orElseThrow)
+                .chain(j -> jobs.updateStatus(tx,
                 new JobRepository.StatusUpdate(j.id(), JobStatus.ABNORMAL, "SubmitFailed", message, null,
                         "SubmitFailed", j.firstEventAt(), j.startedAt(), null, j.lastSequence()))
                 .chain(x -> transitions.insert(tx, new TransitionRecord(j.id(), JobStatus.ABNORMAL, "SubmitFailed",

@@ -78,7 +78,7 @@ public class SettingsService {
         return pool.withTransaction(tx -> jobs.lock(tx, id).chain(found -> {
             JobRecord job = Access.require(caller, found, Permission.ACT);
             return write.apply(tx, job).chain(x -> outbox.changed(tx, id));
-        })).chain(x -> jobs.find(pool, id));
+        })).chain(x -> jobs.get(pool, id));
     }
 
     private static void failOn(List<FieldError> errors) {

@@ -41,7 +41,7 @@ public class StopSweeper {
         return jobs.stoppingSince(pool, before, 500)
                 .onItem().transformToMulti(ids -> Multi.createFrom().iterable(ids))
                 .onItem().transformToUniAndConcatenate(id -> pool.withTransaction(tx -> jobs.lock(tx, id)
-                        .chain(job -> stopper.finish(tx, job))))
+                        .chain(found -> found.map(job -> stopper.finish(tx, job)).orElse(Uni.createFrom().voidItem()))))
                 .collect().last().replaceWithVoid();
     }
 }
