@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 final class ChartCopy {
 
     static Path withValues(Path overrides) throws IOException {
-        Path target = Files.createTempDirectory("jobmon-chart").resolve("jobmon");
+        Path copies = Files.createDirectories(Path.of("target/chart-copies"));
+        Path target = Files.createTempDirectory(copies, "values-").resolve("jobmon");
         try (Stream<Path> files = Files.walk(Repo.CHART, FileVisitOption.FOLLOW_LINKS)) {
             files.forEach(source -> copy(source, target.resolve(Repo.CHART.relativize(source).toString())));
         }
