@@ -19,6 +19,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.MDC;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * What every jobmon HTTP server does around each request, REST or not:
@@ -39,16 +41,29 @@ public class HttpFilters {
 
     private final String service;
     private final long maxBodyBytes;
+    private final Set<String> largeBodyPaths;
+    private final long largeBodyBytes;
 
     /**
      * @param maxBodySize {@code jobmon.http.max-body-size}: a request declaring a larger body gets a 413 problem.
      *        Quarkus' own {@code quarkus.http.limits.max-body-size} stays above it as the hard ceiling for
-     *        chunked bodies, which it refuses without a body.
+     *        chunked bodies; what it refuses becomes the same problem.
+     * @param largeBodyPaths {@code jobmon.http.large-body-paths}: paths that take larger bodies (evidence bundles)
+     * @param largeBodySize {@code jobmon.http.large-body-size}: their limit
      */
     public HttpFilters(@ConfigProperty(name = "quarkus.application.name") String service,
-            @ConfigProperty(name = "jobmon.http.max-body-size", defaultValue = "10M") MemorySize maxBodySize) {
+            @ConfigProperty(name = "jobmon.http.max-body-size", defaultValue = "10M") MemorySize maxBodySize,
+            @ConfigProperty(name = "jobmon.http.large-body-paths") Optional<Set<String>> largeBodyPaths,
+            @ConfigProperty(name = "jobmon.http.large-body-size", defaultValue = "10M") MemorySize largeBodySize) {
         this.service = service;
         this.maxBodyBytes = maxBodySize.asLongValue();
+        this.largeBodyPaths = largeBodyPaths.orElse(Set.of());
+        this.largeBodyBytes = largeBodySize.asLongValue();
+    }
+
+    /** The body limit of a path. */
+    long bodyLimit(String path) {
+        return largeBodyPaths.contains(path) ? largeBodyBytes : maxBodyBytes;
     }
 
     void registerFilters(@Observes Filters filters) {
@@ -69,7 +84,7 @@ public class HttpFilters {
         rc.request().headers().set(RequestIds.HEADER, id);
         rc.response().headers().set(RequestIds.HEADER, id);
         rc.response().headers().set(SERVICE_HEADER, service);
-        Problem refused = RequestChecks.refusal(rc.request(), maxBodyBytes);
+        Problem refused = RequestChecks.refusal(rc.request(), bodyLimit(rc.request().path()));
         if (refused != null) {
             writeProblem(rc, refused);
             return;
@@ -112,7 +127,10 @@ public class HttpFilters {
             case 401 -> writeProblem(rc, Problem.of(401, "Unauthorized",
                     "a valid bearer token from the platform's identity provider is required"));
             case 403 -> writeProblem(rc, Problem.of(403, "Forbidden", "the caller may not do this"));
-            case 413 -> writeProblem(rc, RequestChecks.tooLarge(maxBodyBytes));
+            case 413 -> {
+                rc.response().putHeader("Connection", "close");
+                writeProblem(rc, RequestChecks.tooLarge(bodyLimit(rc.request().path())));
+            }
             default -> {
                 if (status >= 500 && failure != null && DependencyFailures.isUnavailable(failure)) {
                     rc.response().putHeader("Retry-After", ProblemMappers.RETRY_AFTER_SECONDS);

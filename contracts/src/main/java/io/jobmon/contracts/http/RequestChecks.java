@@ -30,6 +30,7 @@ public final class RequestChecks {
             return Problem.of(414, "URI Too Long", "the URI is longer than " + MAX_URI_LENGTH + " characters");
         }
         if (declaredLength(request) > maxBodyBytes) {
+            request.response().putHeader("Connection", "close");
             return tooLarge(maxBodyBytes);
         }
         String path = request.path();

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -147,32 +149,56 @@ class OutboxTest {
 
     @Test
     void twoInstancesShareTheTableNeverSendARecordTwiceAndKeepEachKeysOrder() throws Exception {
-        for (int i = 0; i < 40; i++) {
-            for (String key : List.of("a", "b", "c", "d")) {
-                append("t", key, Integer.toString(i));
+        for (int i = 0; i < 4; i++) {
+            for (int k = 0; k < 40; k++) {
+                append("t", "k" + k, Integer.toString(i));
             }
         }
         List<String> sent = Collections.synchronizedList(new ArrayList<>());
-        Outbox one = outbox(7, recording(sent, e -> true, Duration.ofMillis(15)));
-        Outbox two = outbox(7, recording(sent, e -> true, Duration.ofMillis(15)));
+        // Each instance's first send waits for the other's: both hold claims at once, so the key exclusion matters.
+        CompletableFuture<Void> bothClaimed = new CompletableFuture<>();
+        AtomicInteger arrived = new AtomicInteger();
+        Outbox one = outbox(10, meeting(recording(sent, e -> true, Duration.ofMillis(5)), bothClaimed, arrived));
+        Outbox two = outbox(10, meeting(recording(sent, e -> true, Duration.ofMillis(5)), bothClaimed, arrived));
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try {
             List<Future<Integer>> done = threads.invokeAll(List.of(() -> drainAll(one), () -> drainAll(two)));
-            int total = done.get(0).get() + done.get(1).get();
-            assertEquals(160, total);
-            assertTrue(done.get(0).get() > 0 && done.get(1).get() > 0, "both instances worked: " + total);
+            assertEquals(160, done.get(0).get() + done.get(1).get());
+            assertTrue(done.get(0).get() > 0 && done.get(1).get() > 0, "both instances worked");
         } finally {
             threads.shutdownNow();
         }
         assertEquals(160, sent.size(), "no record sent twice");
         Map<String, Integer> last = new HashMap<>();
         for (String s : sent) {
-            String key = s.substring(0, 1);
-            int n = Integer.parseInt(s.substring(2));
+            String key = s.substring(0, s.indexOf(':'));
+            int n = Integer.parseInt(s.substring(s.indexOf(':') + 1));
             assertEquals(last.getOrDefault(key, -1) + 1, n, "key " + key + " out of order in " + sent);
             last.put(key, n);
         }
         assertEquals(0, rows());
+    }
+
+    /** Holds an instance's first send (without blocking its thread) until the other instance's first send. */
+    static OutboxSender meeting(OutboxSender inner, CompletableFuture<Void> both, AtomicInteger arrived) {
+        return new OutboxSender() {
+            boolean first = true;
+
+            public Uni<List<OutboxEntry>> send(List<OutboxEntry> entries) {
+                if (first) {
+                    first = false;
+                    if (arrived.incrementAndGet() == 2) {
+                        both.complete(null);
+                    }
+                    return Uni.createFrom().completionStage(both).ifNoItem().after(Duration.ofSeconds(20))
+                            .recoverWithItem((Void) null).chain(() -> inner.send(entries));
+                }
+                return inner.send(entries);
+            }
+
+            public void close() {
+            }
+        };
     }
 
     static int drainAll(Outbox o) throws InterruptedException {

@@ -10,10 +10,6 @@ import java.util.List;
 @ConfigMapping(prefix = "jobmon.diagnosis")
 public interface DiagnosisConfig {
 
-    /** Largest body of any API request but an evidence bundle (task requests and feedback are small). */
-    @WithDefault("1M")
-    MemorySize maxRequestSize();
-
     Analyze analyze();
 
     Tasks tasks();

@@ -62,7 +62,7 @@ public class DiagnosisRepository {
     }
 
     /** Stores the result of a task this instance holds; false when the claim was lost meanwhile. */
-    public Uni<Boolean> complete(SqlClient db, String id, String instance, Outcome o) {
+    public Uni<Boolean> complete(SqlClient db, String id, String instance, Completion o) {
         String sql = "UPDATE diagnosis SET status = 'DONE', finished_at = now(), claimed_until = NULL, category = $3, "
                 + "action = $4, confidence = $5, result = $6::text::jsonb, missing_sources = $7, source_errors = $8::text::jsonb, "
                 + "error = NULL WHERE id = $1 AND claimed_by = $2 AND status = 'RUNNING'";
@@ -93,7 +93,7 @@ public class DiagnosisRepository {
     }
 
     /** A finished analysis as stored. */
-    public record Outcome(String category, String action, double confidence, String resultJson,
+    public record Completion(String category, String action, double confidence, String resultJson,
             List<String> missingSources, Map<String, String> sourceErrors) {
     }
 }

@@ -69,7 +69,7 @@ public class TaskExecution {
                     snapshots.find(pool, task.jobId()).await().atMost(DB).map(LocalEvidence::fromSnapshot).orElse(null));
             Gathered gathered = gatherer.gather(task, authorization, seed);
             Diagnosis d = analysis.analyzeBlocking(gathered.bundle(), locale(task.locale()));
-            DiagnosisRepository.Outcome outcome = new DiagnosisRepository.Outcome(d.category().name(),
+            DiagnosisRepository.Completion outcome = new DiagnosisRepository.Completion(d.category().name(),
                     d.action().name(), d.confidence(), CloudEvents.toJson(d), gathered.missingSources(),
                     gathered.sourceErrors());
             // The result and its event on jobmon.diagnoses commit together (the outbox publishes after).
