@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
 import java.time.Duration;
-import io.quarkus.test.common.http.TestHTTPResourceManager;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,11 +23,6 @@ public abstract class FoundationChecks {
     }
 
     /** A URL on the service's management interface (its own port: probes, Prometheus, OpenAPI). */
-    protected static String management(String path) {
-        // The test URL of the management interface ends with its root path (/q); paths here name it themselves.
-        String base = TestHTTPResourceManager.getManagementUri().replaceAll("/+$", "");
-        return (base.endsWith("/q") ? base.substring(0, base.length() - 2) : base) + path;
-    }
 
     /** Whether the service has a database and a broker; the gateway has neither. */
     protected boolean hasDependencies() {
@@ -37,7 +31,7 @@ public abstract class FoundationChecks {
 
     @Test
     void readinessAsksTheDatabaseAndTheBroker() {
-        var ready = given().when().get(management("/q/health/ready")).then().statusCode(200)
+        var ready = given().when().get(Management.url("/q/health/ready")).then().statusCode(200)
                 .body("status", equalTo("UP"));
         if (hasDependencies()) {
             ready.body("checks.find { it.name == 'Dependencies' }.data.postgresql", equalTo("UP"))
@@ -47,9 +41,9 @@ public abstract class FoundationChecks {
 
     @Test
     void livenessAndPrometheusMetricsAndOpenApiAreServedOnTheManagementPortOnly() {
-        given().get(management("/q/health/live")).then().statusCode(200);
-        given().get(management("/q/metrics")).then().statusCode(200).body(containsString("jvm_memory_used_bytes"));
-        given().get(management("/q/openapi?format=json")).then().statusCode(200).body("openapi", startsWith("3."));
+        given().get(Management.url("/q/health/live")).then().statusCode(200);
+        given().get(Management.url("/q/metrics")).then().statusCode(200).body(containsString("jvm_memory_used_bytes"));
+        given().get(Management.url("/q/openapi?format=json")).then().statusCode(200).body("openapi", startsWith("3."));
         for (String path : new String[] {"/q/metrics", "/q/health/ready", "/q/openapi"}) {
             given().get(path).then().statusCode(404).contentType("application/problem+json");
         }

@@ -38,6 +38,19 @@ public final class JsonErrors {
         return ApiException.badRequest(field, message);
     }
 
+    /**
+     * What is wrong, in JSON terms, for a log line or a dead-letter reason: {@code status: expected one of ...}.
+     */
+    public static String describe(JsonProcessingException e) {
+        if (e instanceof JsonParseException) {
+            return "not valid JSON: " + e.getOriginalMessage();
+        }
+        String field = e instanceof JsonMappingException m ? path(m) : "";
+        String what = e instanceof UnrecognizedPropertyException ? "unknown field"
+                : e instanceof MismatchedInputException m ? "expected " + expectation(m.getTargetType()) : "invalid value";
+        return field.isEmpty() ? what : field + ": " + what;
+    }
+
     /** The JSON path of the field, e.g. {@code resources.gpusPerReplica} or {@code tags[2]}. */
     public static String path(JsonMappingException e) {
         return e.getPath().stream()

@@ -39,7 +39,7 @@ class MetricsTest {
         statuses.apply(TestJobs.status(failing, JobStatus.RUNNING, 1, "Started")).await().indefinitely();
         statuses.apply(TestJobs.status(failing, JobStatus.FAILED, 2, "OOMKilled")).await().indefinitely();
         gauges.refresh();
-        given().get("/q/metrics").then().statusCode(200)
+        given().get(io.jobmon.testsupport.Management.url("/q/metrics")).then().statusCode(200)
                 .body(containsString("jobmon_jobs{cluster=\"ext-b\",queue=\"metrics-q\",status=\"QUEUED\"}"))
                 .body(containsString("jobmon_job_pending_seconds_bucket{cluster=\"ext-b\""))
                 .body(containsString("jobmon_job_scheduling_latency_seconds_count{cluster=\"ext-b\""))
