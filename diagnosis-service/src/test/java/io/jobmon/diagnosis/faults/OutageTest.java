@@ -38,13 +38,6 @@ class OutageTest {
 
 
 
-    static Response ready() {
-        long start = System.nanoTime();
-        Response r = given().get(Management.url("/q/health/ready"));
-        long ms = (System.nanoTime() - start) / 1_000_000;
-        assertTrue(ms < 5000, "readiness took " + ms + " ms");
-        return r;
-    }
 
     @Test
     void aFailureDuringADatabaseOutageIsDiagnosedOnceAfterItAndPublished() {
@@ -55,7 +48,7 @@ class OutageTest {
             Records.sendStatus(job, Records.status(job, JobStatus.FAILED, 1, "OOMKilled", "exit 137", "OOMKilled", 137));
             given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/diagnoses").then().statusCode(503)
                     .contentType("application/problem+json").header("Retry-After", equalTo("5"));
-            Response down = ready();
+            Response down = Management.ready();
             assertEquals(503, down.statusCode(), down.asString());
             assertTrue(down.asString().contains("postgresql"), down.asString());
             await().atMost(Duration.ofSeconds(90)).until(() -> Management.metric("jobmon_consumer_retries_total", "job-status")
@@ -63,7 +56,7 @@ class OutageTest {
         } finally {
             OutageTestResource.database().restore();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
         await().atMost(Duration.ofSeconds(90)).until(() -> Diagnoses.history(Tokens.alice(), job).getList("items")
                 .size() == 1);
         var published = KafkaTestClient.await(Topics.DIAGNOSES, r -> job.equals(r.key()), 1, Duration.ofSeconds(90));

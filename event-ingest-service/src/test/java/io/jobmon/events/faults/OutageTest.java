@@ -45,13 +45,6 @@ class OutageTest {
 
 
 
-    static Response ready() {
-        long start = System.nanoTime();
-        Response r = given().get(Management.url("/q/health/ready"));
-        long ms = (System.nanoTime() - start) / 1_000_000;
-        assertTrue(ms < 5000, "readiness took " + ms + " ms");
-        return r;
-    }
 
     static void sendPod(String job, String fixture) {
         String pod = job + "-p0";
@@ -77,7 +70,7 @@ class OutageTest {
             sendPod(job, "pod-running");
             given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/events").then().statusCode(503)
                     .contentType("application/problem+json").header("Retry-After", equalTo("5"));
-            Response down = ready();
+            Response down = Management.ready();
             assertEquals(503, down.statusCode(), down.asString());
             assertTrue(down.asString().contains("postgresql"), down.asString());
             await().atMost(Duration.ofSeconds(90)).until(() -> Management.metric("jobmon_consumer_retries_total", "k8s-raw")
@@ -85,7 +78,7 @@ class OutageTest {
         } finally {
             OutageTestResource.database().restore();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
         List<JobStatusChanged> published = Store.statuses(job, 2);
         assertEquals(List.of(JobStatus.PENDING, JobStatus.RUNNING), published.stream().map(JobStatusChanged::status).toList());
         assertEquals(2, KafkaTestClient.await(Topics.JOB_STATUS, r -> job.equals(r.key()), 3, Duration.ofSeconds(5)).size(),
@@ -103,13 +96,13 @@ class OutageTest {
         OutageTestResource.broker().cut();
         try {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                Response r = ready();
+                Response r = Management.ready();
                 assertEquals(503, r.statusCode(), r.asString());
                 assertTrue(r.asString().contains("kafka"), r.asString());
             });
         } finally {
             OutageTestResource.broker().restore();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
     }
 }

@@ -54,14 +54,6 @@ class OutageTest {
     }
 
 
-    /** Readiness answered (and how long it took): bounded whatever is down. */
-    static Response ready() {
-        long start = System.nanoTime();
-        Response r = given().get(Management.url("/q/health/ready"));
-        long ms = (System.nanoTime() - start) / 1_000_000;
-        assertTrue(ms < 5000, "readiness took " + ms + " ms");
-        return r;
-    }
 
     @Test
     void aDatabaseOutageLongerThanAnyRetryBudgetDeadLettersNothingAndAppliesEverythingOnce() {
@@ -89,7 +81,7 @@ class OutageTest {
                     .contentType("application/problem+json").header("Retry-After", startsWith(""))
                     .body("type", equalTo("https://jobmon.io/problems/dependency-unavailable"));
             // Readiness: DOWN, naming PostgreSQL, answered in bounded time.
-            Response down = ready();
+            Response down = Management.ready();
             assertEquals(503, down.statusCode(), down.asString());
             assertTrue(down.asString().contains("postgresql") && down.asString().contains("DOWN"), down.asString());
             // The consumers retry — far past the 8 attempts they used to give up after — and show it.
@@ -102,7 +94,7 @@ class OutageTest {
             OutageTestResource.database().restore();
         }
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
                 .get("/api/v1/jobs/" + terminated + "/timeline").then().body("[-1].reason",
                         equalTo("TerminatedByFaultHandling")));
@@ -127,7 +119,7 @@ class OutageTest {
         OutageTestResource.broker().cut();
         try {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                Response r = ready();
+                Response r = Management.ready();
                 assertEquals(503, r.statusCode(), r.asString());
                 assertTrue(r.asString().contains("kafka"), r.asString());
             });
@@ -138,7 +130,7 @@ class OutageTest {
         } finally {
             OutageTestResource.broker().restore();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
         var published = KafkaTestClient.await(Topics.JOB_CHANGES, r -> id.equals(r.key()) && r.value() != null
                 && CloudEvents.decode(r.value(), JobSnapshot.class).data().tags().contains("during-outage"), 1,
                 Duration.ofSeconds(60));

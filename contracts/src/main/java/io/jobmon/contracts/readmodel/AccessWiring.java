@@ -1,12 +1,13 @@
-package io.jobmon.diagnosis.access;
+package io.jobmon.contracts.readmodel;
 
-import io.jobmon.contracts.readmodel.JobAccessStore;
-import io.jobmon.contracts.readmodel.JobGuard;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 
-/** The job-access read model of {@code jobmon.job.changes} (contracts' readmodel) over {@code job_access}. */
+/**
+ * The job-access read model's beans for every service with a database: the store on the service's pool (its
+ * {@code job_access} table, found through {@code search_path}) and the guard resources call.
+ */
 @ApplicationScoped
 public class AccessWiring {
 
