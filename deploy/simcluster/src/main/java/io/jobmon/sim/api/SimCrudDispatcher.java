@@ -165,14 +165,16 @@ public final class SimCrudDispatcher extends KubernetesCrudDispatcher {
         if (job.path("metadata").hasNonNull("deletionTimestamp")) {
             return new MockResponse().setResponseCode(200).setBody(job.toString());
         }
-        ObjectNode patch = Serialization.jsonMapper().createObjectNode();
-        ObjectNode meta = patch.putObject("metadata");
-        meta.put("deletionTimestamp", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-        ArrayNode finalizers = meta.putArray("finalizers");
+        // A JSON patch: the mock appends a merge patch's arrays to the stored ones.
+        ArrayNode finalizers = Serialization.jsonMapper().createArrayNode();
         job.path("metadata").path("finalizers").forEach(finalizers::add);
         finalizers.add(FOREGROUND);
+        ArrayNode patch = Serialization.jsonMapper().createArrayNode();
+        patch.addObject().put("op", "add").put("path", "/metadata/deletionTimestamp")
+                .put("value", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        patch.addObject().put("op", "add").put("path", "/metadata/finalizers").set("value", finalizers);
         RecordedRequest request = new RecordedRequest("HTTP/1.1", HttpMethod.PATCH, plain,
-                Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
+                Headers.builder().add("Content-Type", "application/json-patch+json").build(),
                 new Buffer(patch.toString().getBytes(StandardCharsets.UTF_8)));
         MockResponse patched = handlePatch(request);
         return new MockResponse().setResponseCode(200).setBody(patched.getBody());

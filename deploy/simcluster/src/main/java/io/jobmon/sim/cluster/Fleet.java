@@ -42,8 +42,10 @@ public final class Fleet {
         return Optional.ofNullable(name == null ? null : nodes.get(name));
     }
 
+    /** GPUs of the node that are healthy and not held by a pod. */
     public int freeGpus(SimNode n) {
-        return n.spec().gpus() - usedGpus(n.name()).size();
+        List<Integer> used = usedGpus(n.name());
+        return (int) n.gpus().stream().filter(g -> g.healthy() && !used.contains(g.index())).count();
     }
 
     private List<Integer> usedGpus(String node) {
@@ -62,7 +64,7 @@ public final class Fleet {
         List<Integer> used = usedGpus(node);
         List<Integer> mine = new ArrayList<>();
         for (int i = 0; i < n.spec().gpus() && mine.size() < gpus; i++) {
-            if (!used.contains(i)) {
+            if (!used.contains(i) && n.gpus().get(i).healthy()) {
                 mine.add(i);
             }
         }

@@ -31,12 +31,18 @@ public final class GpuDevice {
     private volatile long eccSbeAggregate;
     private volatile long eccDbeAggregate;
     private volatile long uncorrectableRemappedRows;
+    private volatile boolean healthy = true;
+    /** Total energy since boot (mJ) and NVLink bytes, at the rate of the current load. */
+    private final io.jobmon.sim.cluster.Counter energy;
+    private final io.jobmon.sim.cluster.Counter nvlinkBytes;
 
     GpuDevice(String node, int index, GpuModel model) {
         this.index = index;
         this.model = model;
         this.uuid = "GPU-" + UUID.nameUUIDFromBytes((node + "/" + index).getBytes(StandardCharsets.UTF_8));
         this.pciBusId = "00000000:" + PCI_BUSES[index % PCI_BUSES.length] + ":00.0";
+        this.energy = new io.jobmon.sim.cluster.Counter(4.0e9 + index * 1.3e7, model.maxPowerW() * 150.0, Instant.now());
+        this.nvlinkBytes = new io.jobmon.sim.cluster.Counter(0, 0, Instant.now());
     }
 
     public int index() {
@@ -112,6 +118,28 @@ public final class GpuDevice {
     public void run(GpuLoad l, Instant since) {
         load = l;
         loadSince = since;
+        var nominal = l.sample(model, java.time.Duration.ZERO, new java.util.Random(index));
+        energy.rate(nominal.powerW() * 1000, since);
+        nvlinkBytes.rate(nominal.util() / 100 * 40e9, since);
+    }
+
+    /** DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION: mJ since boot. */
+    public long energyMillijoules(Instant at) {
+        return (long) energy.total(at);
+    }
+
+    /** DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL. */
+    public long nvlinkBytes(Instant at) {
+        return (long) nvlinkBytes.total(at);
+    }
+
+    /** The device plugin reports the GPU usable (not after an Xid it treats as critical). */
+    public boolean healthy() {
+        return healthy;
+    }
+
+    public void healthy(boolean h) {
+        healthy = h;
     }
 
     /** The driver reported an Xid (DCGM_FI_DEV_XID_ERRORS shows the last one). */

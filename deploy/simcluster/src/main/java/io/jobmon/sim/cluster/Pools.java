@@ -34,7 +34,7 @@ public final class Pools {
             }
             String pool = model.shortName().toLowerCase(Locale.ROOT);
             for (int i = 1; i <= count; i++) {
-                nodes.add(new NodeSpec(String.format("gpu-%s-%02d", pool, i), pool, model, gpus));
+                nodes.add(new NodeSpec(String.format(java.util.Locale.ROOT, "gpu-%s-%02d", pool, i), pool, model, gpus));
             }
         }
         return nodes;

@@ -13,6 +13,11 @@ import java.util.stream.IntStream;
  */
 public final class SimNode {
 
+    /** The OS, images and logs on the root disk. */
+    static final long BASE_DISK_USED = 210L << 30;
+    /** The system's own resident memory (kubelet, containerd, page tables...). */
+    static final long BASE_MEMORY_USED = 12L << 30;
+
     private final NodeSpec spec;
     private final List<GpuDevice> gpus;
     private final int number;
@@ -23,13 +28,16 @@ public final class SimNode {
     private volatile long cpuRequestedMillis;
     private volatile long memoryRequestedBytes;
     private volatile long memoryUsedBytes;
-    private volatile long diskUsedBytes = 210L << 30;
+    private volatile long diskUsedBytes = BASE_DISK_USED;
+    /** What each pod running here uses: CPU share, resident memory, network, bytes it wrote to the root disk. */
+    private final java.util.Map<String, double[]> usage = new java.util.HashMap<>();
     /** CPU seconds spent busy and idle, summed over all CPUs (node_cpu_seconds_total before its split). */
     private final Counter cpuBusySeconds;
     private final Counter cpuIdleSeconds;
     private final Counter networkReceivedBytes;
     private final Counter networkSentBytes;
     private int podCount;
+    private volatile long oomKills;
     private int nextPodIp = 2;
 
     SimNode(NodeSpec spec, int number, Instant bootTime) {
@@ -97,6 +105,15 @@ public final class SimNode {
         images.add(image);
     }
 
+    /** The kernel OOM-killed a process here (node_vmstat_oom_kill). */
+    public void oomKilled() {
+        oomKills++;
+    }
+
+    public long oomKills() {
+        return oomKills;
+    }
+
     public int podCount() {
         return podCount;
     }
@@ -116,27 +133,73 @@ public final class SimNode {
     }
 
     public long memoryUsedBytes() {
-        return memoryUsedBytes;
-    }
-
-    public void memoryUsed(long bytes) {
-        memoryUsedBytes = Math.max(0, bytes);
+        return BASE_MEMORY_USED + memoryUsedBytes;
     }
 
     public long diskUsedBytes() {
         return diskUsedBytes;
     }
 
-    public void diskUsed(long bytes) {
-        diskUsedBytes = Math.max(0, bytes);
+    /** Index of a pod's figure in {@link #usage}. */
+    private static final int CPU = 0;
+    private static final int MEMORY = 1;
+    private static final int NETWORK = 2;
+    private static final int DISK = 3;
+
+    public void podCpu(String pod, double fraction, Instant at) {
+        use(pod, CPU, fraction, at);
     }
 
-    /** From now on this share of the node's CPUs is busy. */
-    public void cpuBusy(double fraction, Instant at) {
-        double f = Math.max(0.01, Math.min(1, fraction));
+    public void podMemory(String pod, long bytes, Instant at) {
+        use(pod, MEMORY, bytes, at);
+    }
+
+    public void podNetwork(String pod, double bytesPerSecond, Instant at) {
+        use(pod, NETWORK, bytesPerSecond, at);
+    }
+
+    /** The pod wrote more bytes to its ephemeral storage on the root disk. */
+    public void podWrote(String pod, long bytes, Instant at) {
+        double[] u = usage.computeIfAbsent(pod, k -> new double[4]);
+        use(pod, DISK, u[DISK] + bytes, at);
+    }
+
+    /** Bytes of ephemeral storage the pod has written. */
+    public long podDisk(String pod) {
+        double[] u = usage.get(pod);
+        return u == null ? 0 : (long) u[DISK];
+    }
+
+    /** The pod is gone from the node: its processes and its ephemeral storage with it. */
+    public void podGone(String pod, Instant at) {
+        usage.remove(pod);
+        recompute(at);
+    }
+
+    private void use(String pod, int what, double value, Instant at) {
+        usage.computeIfAbsent(pod, k -> new double[4])[what] = value;
+        recompute(at);
+    }
+
+    private void recompute(Instant at) {
+        double cpu = 0.02;
+        double mem = 0;
+        double net = 0;
+        double disk = 0;
+        for (double[] u : usage.values()) {
+            cpu += u[CPU];
+            mem += u[MEMORY];
+            net += u[NETWORK];
+            disk += u[DISK];
+        }
         int cpus = (int) (NodeSpec.CPU_MILLIS / 1000);
+        double f = Math.max(0.01, Math.min(1, cpu));
         cpuBusySeconds.rate(cpus * f, at);
         cpuIdleSeconds.rate(cpus * (1 - f), at);
+        networkReceivedBytes.rate(40_000 + net, at);
+        networkSentBytes.rate(35_000 + net, at);
+        memoryUsedBytes = (long) mem;
+        diskUsedBytes = BASE_DISK_USED + (long) disk;
     }
 
     public double cpuBusySeconds(Instant at) {
@@ -145,12 +208,6 @@ public final class SimNode {
 
     public double cpuIdleSeconds(Instant at) {
         return cpuIdleSeconds.total(at);
-    }
-
-    /** From now on the node's NIC moves this many bytes per second each way (NCCL traffic, data reads). */
-    public void network(double bytesPerSecond, Instant at) {
-        networkReceivedBytes.rate(40_000 + bytesPerSecond, at);
-        networkSentBytes.rate(35_000 + bytesPerSecond, at);
     }
 
     public double networkReceivedBytes(Instant at) {

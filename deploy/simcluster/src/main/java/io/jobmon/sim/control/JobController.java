@@ -333,7 +333,7 @@ public final class JobController {
         if (pods.isEmpty() && finalizers != null && finalizers.contains("foregroundDeletion")) {
             List<String> rest = new ArrayList<>(finalizers);
             rest.remove("foregroundDeletion");
-            kube.patchJob(Kube.key(job), "{\"metadata\":{\"finalizers\":" + kube.json().asJson(rest) + "}}");
+            kube.setJobFinalizers(Kube.key(job), rest);
         }
     }
 

@@ -220,16 +220,22 @@ public final class Kube {
         return Optional.empty();
     }
 
-    /** Sets the pod's finalizers (a JSON merge patch: the list is replaced). */
+    /**
+     * Sets the pod's finalizers. A JSON patch, not a merge patch: the CRUD mock merges a merge patch's arrays into
+     * the stored ones (Jackson's readerForUpdating appends), so a shorter list would never shrink the stored one.
+     */
     public void setPodFinalizers(String key, List<String> finalizers) {
-        String patch = "{\"metadata\":{\"finalizers\":" + json().asJson(finalizers) + "}}";
-        patchPod(key, patch);
+        jsonPatchPod(key, "[{\"op\":\"add\",\"path\":\"/metadata/finalizers\",\"value\":" + json().asJson(finalizers) + "}]");
     }
 
-    public void patchPod(String key, String mergePatch) {
+    /** Sets the pod's node (the scheduler's binding). */
+    public void bind(String key, String node) {
+        jsonPatchPod(key, "[{\"op\":\"add\",\"path\":\"/spec/nodeName\",\"value\":" + json().asJson(node) + "}]");
+    }
+
+    private void jsonPatchPod(String key, String jsonPatch) {
         try {
-            Pod p = client.pods().inNamespace(ns(key)).withName(name(key))
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+            Pod p = client.pods().inNamespace(ns(key)).withName(name(key)).patch(PatchContext.of(PatchType.JSON), jsonPatch);
             refresh(key, p);
         } catch (KubernetesClientException e) {
             if (e.getCode() != 404) {
@@ -244,10 +250,11 @@ public final class Kube {
         refresh(key, client.pods().inNamespace(ns(key)).withName(name(key)).get());
     }
 
-    public void patchJob(String key, String mergePatch) {
+    /** Sets the Job's finalizers (a JSON patch, see {@link #setPodFinalizers}). */
+    public void setJobFinalizers(String key, List<String> finalizers) {
         try {
-            Job j = client.batch().v1().jobs().inNamespace(ns(key)).withName(name(key))
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+            Job j = client.batch().v1().jobs().inNamespace(ns(key)).withName(name(key)).patch(PatchContext.of(PatchType.JSON),
+                    "[{\"op\":\"add\",\"path\":\"/metadata/finalizers\",\"value\":" + json().asJson(finalizers) + "}]");
             if (j != null && j.getMetadata() != null && j.getMetadata().getName() != null) {
                 observed("MODIFIED", j);
             } else {

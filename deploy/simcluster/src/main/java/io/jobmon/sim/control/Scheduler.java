@@ -127,7 +127,7 @@ public final class Scheduler {
 
     private void bind(Pod p, String node) {
         String key = Kube.key(p);
-        kube.patchPod(key, "{\"spec\":{\"nodeName\":\"" + node + "\"}}");
+        kube.bind(key, node);
         String now = EventRecorder.seconds(clock.now());
         kube.updatePodStatus(key, pod -> {
             List<PodCondition> conditions = new ArrayList<>(pod.getStatus().getConditions() == null ? List.of()

@@ -37,7 +37,7 @@ final class Crashes {
                 "    _engine_run_backward(",
                 "  File \"/usr/local/lib/python3.10/dist-packages/torch/autograd/graph.py\", line 768, in _engine_run_backward",
                 "    return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass",
-                String.format("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU %d has a total "
+                String.format(java.util.Locale.ROOT, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU %d has a total "
                         + "capacity of %.2f GiB of which 1.17 GiB is free. Including non-PyTorch memory, this process has "
                         + "%.2f GiB memory in use. Of the allocated memory %.2f GiB is allocated by PyTorch, and 2.86 GiB is "
                         + "reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting "

@@ -30,8 +30,8 @@ final class Faults {
             double elapsed = i * every.toSeconds();
             int done = (int) Math.min(total, elapsed * rate);
             String remaining = done == 0 ? "?" : PyFormat.interval((total - done) / rate);
-            String speed = done == 0 ? "? examples/s" : String.format("%.2f examples/s", rate + i % 3 * 17.3);
-            s.err(String.format("Map (num_proc=64): %3.0f%%|%s| %d/%d [%s<%s, %s]", Math.rint(100.0 * done / total),
+            String speed = done == 0 ? "? examples/s" : String.format(java.util.Locale.ROOT, "%.2f examples/s", rate + i % 3 * 17.3);
+            s.err(String.format(java.util.Locale.ROOT, "Map (num_proc=64): %3.0f%%|%s| %d/%d [%s<%s, %s]", Math.rint(100.0 * done / total),
                     TrainingLog.blocks(done / (double) total), done, total, PyFormat.interval(elapsed), remaining, speed));
             s.step(new Step.HostMemory(8 * Common.GIB + (long) ((limit - 8 * Common.GIB) * (0.55 + 0.45 * i / n))));
             s.after(every);
@@ -78,7 +78,7 @@ final class Faults {
         List<String> lines = new ArrayList<>();
         for (int local = 0; local < r.localRanks(); local++) {
             int rank = r.rank() * r.localRanks() + local;
-            String prefix = "[rank" + rank + "]:[" + ts + String.format(".%06d000", 393 + local) + " ";
+            String prefix = "[rank" + rank + "]:[" + ts + String.format(java.util.Locale.ROOT, ".%06d000", 393 + local) + " ";
             lines.add(prefix + "ProcessGroupNCCL.cpp:607] [Rank " + rank + "] Watchdog caught collective operation timeout: "
                     + "WorkNCCL(SeqNum=21873, OpType=ALLREDUCE, NumelIn=262668288, NumelOut=262668288, Timeout(ms)=" + ms
                     + ") ran for " + (ms + 18 + local * 7) + " milliseconds before timing out.");

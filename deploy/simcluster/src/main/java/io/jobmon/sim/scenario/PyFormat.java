@@ -28,7 +28,7 @@ public final class PyFormat {
             String digits = d.unscaledValue().abs().toString();
             String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
             return (v < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+")
-                    + String.format("%02d", Math.abs(exponent));
+                    + String.format(java.util.Locale.ROOT, "%02d", Math.abs(exponent));
         }
         String plain = d.toPlainString();
         return plain.contains(".") ? plain : plain + ".0";
@@ -45,7 +45,7 @@ public final class PyFormat {
         long h = t / 3600;
         long m = (t / 60) % 60;
         long s = t % 60;
-        return h > 0 ? String.format("%d:%02d:%02d", h, m, s) : String.format("%02d:%02d", m, s);
+        return h > 0 ? String.format(java.util.Locale.ROOT, "%d:%02d:%02d", h, m, s) : String.format(java.util.Locale.ROOT, "%02d:%02d", m, s);
     }
 
     /** A glog/klog-style line as torch's own logging prints it: {@code W0713 09:48:03.000000 88 file:line] msg}. */
@@ -60,6 +60,6 @@ public final class PyFormat {
 
     /** {@code 96,512}. */
     public static String thousands(long n) {
-        return String.format("%,d", n);
+        return String.format(java.util.Locale.ROOT, "%,d", n);
     }
 }

@@ -27,6 +27,12 @@ public record Run(String namespace, String pod, String container, String image, 
         return start.plusNanos((long) (offset.toNanos() / scale));
     }
 
+    /** The same run, its lines stamped from another start (the moment a signal arrives). */
+    public Run withStart(Instant s) {
+        return new Run(namespace, pod, container, image, node, model, gpus, rank, replicas, restarts, runTime, s, scale,
+                seed, memoryLimitBytes);
+    }
+
     /** Ranks per pod: one per GPU (at least one). */
     public int localRanks() {
         return Math.max(1, gpus.size());

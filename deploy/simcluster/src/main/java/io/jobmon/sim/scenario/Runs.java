@@ -66,7 +66,7 @@ final class Runs {
             if (r.rank() == 0) {
                 double loss = 3.75 + rnd.nextDouble() * 0.35;
                 long eta = (long) ((total - it) * time);
-                s.out(String.format("Epoch: [3]  [%d/%d]  eta: %s  lr: 0.000387  loss: %.4f (%.4f)  time: %.4f  data: %.4f  max mem: 21873",
+                s.out(String.format(java.util.Locale.ROOT, "Epoch: [3]  [%d/%d]  eta: %s  lr: 0.000387  loss: %.4f (%.4f)  time: %.4f  data: %.4f  max mem: 21873",
                         it, total, timedelta(eta), loss, avg, time, time - 0.31));
             }
         }
@@ -78,7 +78,7 @@ final class Runs {
     static String timedelta(long seconds) {
         long days = seconds / 86_400;
         long rest = seconds % 86_400;
-        String hms = String.format("%d:%02d:%02d", rest / 3600, (rest / 60) % 60, rest % 60);
+        String hms = String.format(java.util.Locale.ROOT, "%d:%02d:%02d", rest / 3600, (rest / 60) % 60, rest % 60);
         return days == 0 ? hms : days + (days == 1 ? " day, " : " days, ") + hms;
     }
 
@@ -138,6 +138,23 @@ final class Runs {
         s.after(Duration.ofSeconds(17));
         Torchrun.sigterm(s, r);
         s.after(Duration.ofSeconds(1)).exit(143, "Error");
+        return s;
+    }
+
+    /** An inference server (the preemptor of {@code preempted}): vLLM's start-up lines, then it serves. */
+    static Script serving(Run r) {
+        Script s = new Script();
+        s.step(new Step.HostMemory(40 * Common.GIB)).step(new Step.Cpu(0.05));
+        s.after(Duration.ofSeconds(3));
+        String t = java.time.format.DateTimeFormatter.ofPattern("MM-dd HH:mm:ss").withZone(java.time.ZoneOffset.UTC)
+                .format(r.timeAt(s.cursor()));
+        s.out("INFO " + t + " api_server.py:528] vLLM API server version 0.6.3");
+        s.after(Duration.ofSeconds(40));
+        s.load(GpuLoad.training(38, (int) (r.model().memoryMiB() * 0.9)));
+        s.out("INFO:     Started server process [1]");
+        s.out("INFO:     Waiting for application startup.");
+        s.out("INFO:     Application startup complete.");
+        s.out("INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)");
         return s;
     }
 

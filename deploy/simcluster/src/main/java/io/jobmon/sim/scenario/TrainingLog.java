@@ -167,10 +167,10 @@ public final class TrainingLog {
         int shown = step - barStart;
         double rate = barElapsed > 0 ? shown / barElapsed : 0;
         String remaining = rate > 0 ? PyFormat.interval((totalSteps - step) / rate) : "?";
-        String rateText = rate == 0 ? "?it/s" : rate >= 1 ? String.format("%5.2fit/s", rate)
-                : String.format("%5.2fs/it", 1 / rate);
-        String postfix = lossPostfix ? String.format(", lr=1e-05, step_loss=%.3f", loss() / 10) : "";
-        return desc + String.format("%3.0f", Math.rint(frac * 100)) + "%|" + blocks(frac) + "| " + step + "/" + totalSteps
+        String rateText = rate == 0 ? "?it/s" : rate >= 1 ? String.format(java.util.Locale.ROOT, "%5.2fit/s", rate)
+                : String.format(java.util.Locale.ROOT, "%5.2fs/it", 1 / rate);
+        String postfix = lossPostfix ? String.format(java.util.Locale.ROOT, ", lr=1e-05, step_loss=%.3f", loss() / 10) : "";
+        return desc + String.format(java.util.Locale.ROOT, "%3.0f", Math.rint(frac * 100)) + "%|" + blocks(frac) + "| " + step + "/" + totalSteps
                 + " [" + PyFormat.interval(barElapsed) + "<" + remaining + ", " + rateText + postfix + "]";
     }
 
