@@ -72,26 +72,25 @@ final class Faults {
         Duration timeout = r.runTime().compareTo(Duration.ofMinutes(10)) < 0 ? r.runTime() : Duration.ofMinutes(10);
         s.after(timeout);
         var at = r.timeAt(s.cursor());
-        String ts = "E" + java.time.format.DateTimeFormatter.ofPattern("MMdd HH:mm:ss").withZone(java.time.ZoneOffset.UTC)
-                .format(at);
         long ms = timeout.toMillis();
         List<String> lines = new ArrayList<>();
         for (int local = 0; local < r.localRanks(); local++) {
             int rank = r.rank() * r.localRanks() + local;
-            String prefix = "[rank" + rank + "]:[" + ts + String.format(java.util.Locale.ROOT, ".%06d000", 393 + local) + " ";
+            String prefix = "[rank" + rank + "]:[" + PyFormat.c10('E', at.plusMillis(3L * local)) + " ";
             lines.add(prefix + "ProcessGroupNCCL.cpp:607] [Rank " + rank + "] Watchdog caught collective operation timeout: "
                     + "WorkNCCL(SeqNum=21873, OpType=ALLREDUCE, NumelIn=262668288, NumelOut=262668288, Timeout(ms)=" + ms
                     + ") ran for " + (ms + 18 + local * 7) + " milliseconds before timing out.");
-            lines.add(prefix + "ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank " + rank + "] Exception (either an "
+            lines.add("[rank" + rank + "]:[" + PyFormat.c10('E', at.plusMillis(3L * local + 50)) + " "
+                    + "ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank " + rank + "] Exception (either an "
                     + "error or timeout) detected by watchdog at work: 21873, last enqueued NCCL work: 21874, last "
                     + "completed NCCL work: 21872.");
         }
         int last = r.rank() * r.localRanks();
         lines.addAll(List.of(
-                "[rank" + last + "]:[" + ts + ".008000122 ProcessGroupNCCL.cpp:621] [Rank " + last + "] Some NCCL operations "
+                "[rank" + last + "]:[" + PyFormat.c10('E', at.plusSeconds(1)) + " ProcessGroupNCCL.cpp:621] [Rank " + last + "] Some NCCL operations "
                         + "have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU "
                         + "operations might run on corrupted/incomplete data.",
-                "[rank" + last + "]:[" + ts + ".008000122 ProcessGroupNCCL.cpp:627] [Rank " + last + "] To avoid data "
+                "[rank" + last + "]:[" + PyFormat.c10('E', at.plusSeconds(1)) + " ProcessGroupNCCL.cpp:627] [Rank " + last + "] To avoid data "
                         + "inconsistency, we are taking the entire process down.",
                 "terminate called after throwing an instance of 'c10::DistBackendError'",
                 "  what():  [PG 0 (default_pg) Rank " + last + "] Process group watchdog thread terminated with exception: [Rank "

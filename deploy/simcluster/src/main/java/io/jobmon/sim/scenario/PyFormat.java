@@ -53,6 +53,16 @@ public final class PyFormat {
         return level + KLOG.format(at) + " " + pid + " " + where + "] " + message;
     }
 
+    /**
+     * c10's (PyTorch C++) log header time: {@code E804 22:41:17.000000393}, the date as month * 100 + day without
+     * padding, nanoseconds in nine digits.
+     */
+    public static String c10(char severity, Instant at) {
+        var t = at.atOffset(ZoneOffset.UTC);
+        return severity + String.valueOf(t.getMonthValue() * 100 + t.getDayOfMonth())
+                + String.format(java.util.Locale.ROOT, " %02d:%02d:%02d.%09d", t.getHour(), t.getMinute(), t.getSecond(), t.getNano());
+    }
+
     /** Python logging's default time: {@code 2026-07-13 09:48:43,512}. */
     public static String loggingTime(Instant at) {
         return LOGGING.format(at);
