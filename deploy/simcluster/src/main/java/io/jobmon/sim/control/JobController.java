@@ -47,6 +47,8 @@ public final class JobController {
     private final Set<String> dirty = new LinkedHashSet<>();
     private boolean flushQueued;
     private final Map<String, String> jobKeyByUid = new HashMap<>();
+    /** Uids of Jobs seen deleted: their pods are garbage. */
+    private final Set<String> goneJobs = new HashSet<>();
     /** Per Job uid: the pods already counted as ended, pod uid → completion index or -1 (succeeded) / FAILED. */
     private final Map<String, Map<String, Integer>> counted = new HashMap<>();
     private final Map<String, Integer> createFailures = new HashMap<>();
@@ -70,6 +72,7 @@ public final class JobController {
             String key = Kube.key(job);
             if (c.deleted()) {
                 jobKeyByUid.remove(job.getMetadata().getUid());
+                goneJobs.add(job.getMetadata().getUid());
                 collect(job.getMetadata().getUid());
                 return;
             }
@@ -83,8 +86,8 @@ public final class JobController {
             String key = jobKeyByUid.get(owner);
             if (key != null) {
                 enqueue(key);
-            } else if (!c.deleted()) {
-                clock.execute(() -> collectOrphan(pod, owner));
+            } else if (!c.deleted() && goneJobs.contains(owner)) {
+                clock.execute(() -> collectOrphan(pod));
             }
         }
     }
@@ -342,14 +345,9 @@ public final class JobController {
         clock.execute(() -> deletePodsOf(kube.podsOwnedBy(jobUid)));
     }
 
-    private void collectOrphan(Pod pod, String ownerUid) {
-        if (jobKeyByUid.containsKey(ownerUid) || kube.pod(Kube.key(pod)).isEmpty()) {
-            return;
-        }
-        boolean ownedByJob = pod.getMetadata().getOwnerReferences().stream().anyMatch(r -> "Job".equals(r.getKind()));
-        if (ownedByJob && kube.jobs().stream().noneMatch(j -> ownerUid.equals(j.getMetadata().getUid()))) {
-            deletePodsOf(List.of(kube.pod(Kube.key(pod)).get()));
-        }
+    /** A pod of a Job seen deleted (its deletion, then its finalizer once it ended). */
+    private void collectOrphan(Pod pod) {
+        kube.pod(Kube.key(pod)).ifPresent(p -> deletePodsOf(List.of(p)));
     }
 
     private void deletePodsOf(List<Pod> pods) {

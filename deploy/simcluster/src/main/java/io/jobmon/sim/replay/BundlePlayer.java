@@ -176,7 +176,11 @@ public final class BundlePlayer {
             return out;
         }
 
+        /** The node a series comes from: dcgm's Hostname, cAdvisor's node, the scrape target's host, the pod's node. */
         private String hostOf(JsonNode labels) {
+            if (labels.hasNonNull("node")) {
+                return labels.get("node").asText();
+            }
             if (labels.hasNonNull("Hostname")) {
                 return labels.get("Hostname").asText();
             }
