@@ -40,6 +40,7 @@ public final class SimCluster implements AutoCloseable {
     private final ExporterServers exporters;
     private final Sim sim;
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private AdminServer admin;
 
     private SimCluster(SimConfig config, LogSink sink) {
         this.config = config;
@@ -75,6 +76,7 @@ public final class SimCluster implements AutoCloseable {
                 i.start().toCompletableFuture().join();
             }
             c.janitor();
+            c.admin = new AdminServer(config.host(), config.adminPort(), c.player());
             c.writeEnv();
             return c;
         } catch (RuntimeException e) {
@@ -120,6 +122,8 @@ public final class SimCluster implements AutoCloseable {
                 .map(e -> e.getKey() + "=" + e.getValue().dcgm() + "," + e.getValue().node())
                 .collect(Collectors.joining(" "));
         String env = "JOBMON_SIM_API_URL=" + api.url() + "\n"
+                + "JOBMON_SIM_ADMIN_URL=http://" + api.url().substring("http://".length(), api.url().lastIndexOf(':'))
+                + ":" + admin.port() + "\n"
                 + "JOBMON_SIM_KUBECONFIG=" + config.kubeconfig().toAbsolutePath() + "\n"
                 + "JOBMON_SIM_CLUSTER=" + config.cluster() + "\n"
                 + "JOBMON_SIM_NAMESPACE=" + config.namespace() + "\n"
@@ -157,8 +161,16 @@ public final class SimCluster implements AutoCloseable {
         return new BundlePlayer(sim, clock, logs, exporters, replay);
     }
 
+    /** The port of the sim's own HTTP API (health, replay). */
+    public int adminPort() {
+        return admin.port();
+    }
+
     @Override
     public void close() {
+        if (admin != null) {
+            admin.close();
+        }
         informers.forEach(SharedIndexInformer::stop);
         exporters.close();
         logs.close();

@@ -39,8 +39,9 @@ public final class SimClusterMain {
         StringBuilder exporters = new StringBuilder();
         cluster.exporterPorts().forEach((n, p) -> exporters.append(' ').append(n).append('=').append(p.dcgm())
                 .append(',').append(p.node()));
-        System.out.printf("sim ready: cluster %s, API %s, kubeconfig %s, %d nodes, exporters%s, logs %s, started in %d ms%n",
-                config.cluster(), cluster.api().url(), config.kubeconfig().toAbsolutePath(), cluster.sim().fleet().nodes().size(),
+        System.out.printf("sim ready: cluster %s, API %s, admin %d, kubeconfig %s, %d nodes, exporters%s, logs %s, started in %d ms%n",
+                config.cluster(), cluster.api().url(), cluster.adminPort(), config.kubeconfig().toAbsolutePath(),
+                cluster.sim().fleet().nodes().size(),
                 exporters, config.kafkaBootstrap() == null ? "off" : config.kafkaBootstrap() + " " + config.logsTopic(),
                 (System.nanoTime() - t0) / 1_000_000);
         System.out.flush();
@@ -53,6 +54,7 @@ public final class SimClusterMain {
                 options (or env JOBMON_SIM_<NAME>, dashes as underscores):
                   --host 127.0.0.1              bind address of the API and exporters; the nodes' InternalIP
                   --api-port 16443              Kubernetes API (plain HTTP)
+                  --admin-port 16444            the sim's own API: GET /healthz, POST /replay?job=ID&namespace=NS
                   --kubeconfig <state>/kubeconfig
                   --exporter-base-port 19400    node i: dcgm-exporter base+2i, node_exporter base+2i+1
                   --kafka-bootstrap host:port   log feed (Fluent Bit records); none: no logs

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  *
  * @param host address the API server and the exporters bind to (and the nodes' InternalIP)
  * @param apiPort the Kubernetes API server's port
+ * @param adminPort the sim's own HTTP API (health, replay)
  * @param kubeconfig where the kubeconfig for the sim is written
  * @param exporterBasePort node i's dcgm-exporter serves on base + 2i, its node_exporter on base + 2i + 1
  * @param kafkaBootstrap Kafka for the log feed; null: no logs are shipped
@@ -32,7 +33,7 @@ import java.util.regex.Pattern;
  * @param eventTtl events last seen longer ago are deleted (the API server's --event-ttl)
  * @param nodeDowntime how long a lost node stays away
  */
-public record SimConfig(String host, int apiPort, Path kubeconfig, int exporterBasePort, String kafkaBootstrap,
+public record SimConfig(String host, int apiPort, int adminPort, Path kubeconfig, int exporterBasePort, String kafkaBootstrap,
         String logsTopic, String pools, double timeScale, Duration runTime, Duration pullTime, Path stateDir,
         String cluster, String namespace, List<SimBootstrap.GpuQuota> quotas, Duration eventTtl,
         Duration nodeDowntime) {
@@ -68,6 +69,7 @@ public record SimConfig(String host, int apiPort, Path kubeconfig, int exporterB
         };
         Path stateDir = Path.of(get.apply("state-dir", ".jobmon/sim"));
         SimConfig c = new SimConfig(get.apply("host", "127.0.0.1"), Integer.parseInt(get.apply("api-port", "16443")),
+                Integer.parseInt(get.apply("admin-port", "16444")),
                 Path.of(get.apply("kubeconfig", stateDir.resolve("kubeconfig").toString())),
                 Integer.parseInt(get.apply("exporter-base-port", "19400")), get.apply("kafka-bootstrap", null),
                 get.apply("logs-topic", "jobmon.logs.lines"), get.apply("pools", Pools.DEFAULT),

@@ -52,7 +52,7 @@ class SimClusterTest {
 
     @BeforeAll
     static void start() throws Exception {
-        SimConfig config = SimConfig.parse(new String[] {"--api-port", "0", "--exporter-base-port",
+        SimConfig config = SimConfig.parse(new String[] {"--api-port", "0", "--admin-port", "0", "--exporter-base-port",
                 String.valueOf(FreePorts.base(4)), "--pools", "A800:1x8,H100:1x8", "--time-scale", "30", "--run-time",
                 "90s", "--state-dir", state.toString()}, Map.of());
         cluster = SimCluster.start(config);

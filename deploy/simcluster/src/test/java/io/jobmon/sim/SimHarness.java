@@ -26,7 +26,7 @@ public final class SimHarness implements AutoCloseable {
     public final Sim sim;
 
     public SimHarness(String pools, Duration runTime) {
-        SimConfig config = new SimConfig("127.0.0.1", 0, Path.of("target/kubeconfig"), 0, null, "jobmon.logs.lines",
+        SimConfig config = new SimConfig("127.0.0.1", 0, 0, Path.of("target/kubeconfig"), 0, null, "jobmon.logs.lines",
                 pools, 1, runTime, Duration.ofSeconds(20), Path.of("target"), "sim", "jobmon-jobs", List.of(),
                 Duration.ofHours(1), Duration.ofMinutes(10));
         sim = new Sim(config, clock, api.newClient("jobmon-jobs"), logs, 7);

@@ -35,10 +35,12 @@ public final class SimApiServer implements AutoCloseable {
 
     private final KubernetesMockServer server;
     private final SimCrudDispatcher crud;
+    private final String host;
 
-    private SimApiServer(KubernetesMockServer server, SimCrudDispatcher crud) {
+    private SimApiServer(KubernetesMockServer server, SimCrudDispatcher crud, String host) {
         this.server = server;
         this.crud = crud;
+        this.host = host;
     }
 
     /** Starts on {@code host:port} (port 0: a free one). */
@@ -62,7 +64,7 @@ public final class SimApiServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot resolve " + host, e);
         }
-        return new SimApiServer(server, crud);
+        return new SimApiServer(server, crud, "0.0.0.0".equals(host) ? "127.0.0.1" : host);
     }
 
     private static java.util.logging.Logger quiet(String name) {
@@ -75,10 +77,9 @@ public final class SimApiServer implements AutoCloseable {
         return server.getPort();
     }
 
-    /** The server URL, e.g. {@code http://127.0.0.1:16443}. */
+    /** The server URL, e.g. {@code http://127.0.0.1:16443} (the bind address, 127.0.0.1 for 0.0.0.0). */
     public String url() {
-        String u = server.url("/");
-        return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
+        return "http://" + host + ":" + server.getPort();
     }
 
     SimCrudDispatcher dispatcher() {

@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
 public final class SimCrudDispatcher extends KubernetesCrudDispatcher {
 
     /** Watch events kept for watches that resume from a resourceVersion (etcd compacts after ~5 minutes). */
-    static final int HISTORY = 4096;
+    static final int HISTORY = 1024;
     static final String FOREGROUND = "foregroundDeletion";
     private static final Pattern JOB_PATH = Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs/[^/?]+.*");
 

@@ -119,7 +119,7 @@ public final class JobController {
             deleteInForeground(job);
             return;
         }
-        if (Boolean.TRUE.equals(job.getSpec().getSuspend())) {
+        if (Boolean.TRUE.equals(job.getSpec().getSuspend()) || Scenarios.REPLAY.equals(Scenarios.nameOf(job))) {
             return;
         }
         List<Pod> pods = kube.podsOwnedBy(uid);

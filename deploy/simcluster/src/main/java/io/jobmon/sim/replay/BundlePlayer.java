@@ -210,7 +210,12 @@ public final class BundlePlayer {
             sim.systemPods().create(name, p.dcgm(), p.node(), clock.now());
         }
 
+        /** The Job: the one job-service created for the replay (labelled scenario replay), else a new one. */
         private Job createJob() {
+            Job existing = client.batch().v1().jobs().inNamespace(ns).withName(jobId).get();
+            if (existing != null) {
+                return existing;
+            }
             JsonNode j = b.path("job");
             String name = j.path("name").asText(jobId);
             return client.batch().v1().jobs().inNamespace(ns).resource(new JobBuilder().withNewMetadata().withName(jobId)

@@ -18,6 +18,7 @@ public final class Scenarios {
     public static final String HEALTHY = "healthy";
     public static final String QUOTA = "quota";
     public static final String SERVING = "serving";
+    public static final String REPLAY = "replay";
 
     private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
 
@@ -65,6 +66,8 @@ public final class Scenarios {
         add("slowdown", "the real step rate halves halfway with util halved and no thermal sign; exit 0",
                 Runs::slowdown);
         add("unknown", "SIGTERM from nobody mid-run: torchrun SIGTERM lines, exit 143, no event", Runs::unknown);
+        add(REPLAY, "(for ./jobmon replay) the Job gets no pods from the sim: a bundle replay supplies its pods, "
+                + "events, lines and series", Runs::healthy);
         add(SERVING, "(the sim's own) an inference server, the preemptor of 'preempted': vLLM start-up lines, serves "
                 + "at ~38 % util until deleted", Runs::serving);
     }

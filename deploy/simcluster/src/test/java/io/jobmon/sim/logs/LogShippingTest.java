@@ -29,7 +29,7 @@ class LogShippingTest {
     @Test
     void containerAndJournalLinesArriveOnTheTopicAsFluentBitRecords(@TempDir Path state) throws Exception {
         String topic = "jobmon.logs.lines";
-        SimConfig config = SimConfig.parse(new String[] {"--api-port", "0", "--exporter-base-port",
+        SimConfig config = SimConfig.parse(new String[] {"--api-port", "0", "--admin-port", "0", "--exporter-base-port",
                 String.valueOf(FreePorts.base(2)), "--pools", "A800:1x8", "--time-scale", "30", "--run-time", "60s",
                 "--kafka-bootstrap", EmbeddedKafka.bootstrapServers(), "--state-dir", state.toString()}, Map.of());
         String run = UUID.randomUUID().toString().substring(0, 8);

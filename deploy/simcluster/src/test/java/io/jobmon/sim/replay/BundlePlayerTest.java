@@ -47,7 +47,7 @@ class BundlePlayerTest {
 
     @BeforeAll
     static void start() {
-        SimConfig config = SimConfig.parse(new String[] {"--api-port", "0", "--exporter-base-port",
+        SimConfig config = SimConfig.parse(new String[] {"--api-port", "0", "--admin-port", "0", "--exporter-base-port",
                 String.valueOf(FreePorts.base(80)), "--pools", "A800:1x8", "--state-dir", state.toString()}, Map.of());
         cluster = SimCluster.start(config, LOGS);
         client = cluster.client();
@@ -56,6 +56,42 @@ class BundlePlayerTest {
     @AfterAll
     static void stop() {
         cluster.close();
+    }
+
+    @org.junit.jupiter.api.Test
+    void jobServicesJobLabelledReplayGetsNoPodsFromTheSimAndTheAdminApiPlaysTheBundleOntoIt() throws Exception {
+        String ns = "jobmon-jobs";
+        client.batch().v1().jobs().inNamespace(ns).resource(io.jobmon.sim.JobServiceWorkload.build("job-replay-1", ns, 1, 8,
+                Map.of("sim.jobmon.io/scenario", "replay"))).create();
+        Thread.sleep(500);
+        assertTrue(client.pods().inNamespace(ns).withLabel("jobmon.io/job-id", "job-replay-1").list().getItems().isEmpty());
+        byte[] bundle = BundlePlayerTest.class.getResourceAsStream("/diagnosis-samples/008-gpu_oom.json").readAllBytes();
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + cluster.adminPort() + "/replay?job=job-replay-1&namespace=" + ns))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bundle)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode result = JSON.readTree(r.body());
+        assertEquals("[\"llama-sft-worker-0\"]", result.get("pods").toString());
+        Pod pod = client.pods().inNamespace(ns).withName("llama-sft-worker-0").get();
+        var job = client.batch().v1().jobs().inNamespace(ns).withName("job-replay-1").get();
+        assertEquals(job.getMetadata().getUid(), pod.getMetadata().getOwnerReferences().get(0).getUid());
+        assertTrue(JSON.readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + cluster.adminPort() + "/replay/pending")).build(), HttpResponse.BodyHandlers.ofString()).body())
+                .get("pendingSamples").asInt() > 0);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aBodyThatIsNotABundleIsABadRequestWithAProblemBody() throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + cluster.adminPort() + "/replay?job=x")).POST(HttpRequest.BodyPublishers.ofString("{not json")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, r.statusCode());
+        assertEquals("application/problem+json", r.headers().firstValue("Content-Type").orElse(""));
+        assertTrue(r.body().contains("not a JSON evidence bundle"), r.body());
+        HttpResponse<String> noJob = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + cluster.adminPort() + "/replay")).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, noJob.statusCode());
     }
 
     static Stream<String> samples() {
