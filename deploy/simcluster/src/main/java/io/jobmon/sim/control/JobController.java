@@ -1,8 +1,6 @@
 package io.jobmon.sim.control;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
@@ -53,6 +51,7 @@ public final class JobController {
     private final Map<String, Map<String, Integer>> counted = new HashMap<>();
     private final Map<String, Integer> createFailures = new HashMap<>();
     private final Set<String> retryPending = new HashSet<>();
+    private final PodAdmission admission;
 
     private static final int FAILED = Integer.MIN_VALUE;
 
@@ -61,6 +60,7 @@ public final class JobController {
         this.events = events;
         this.clock = clock;
         this.random = random;
+        this.admission = new PodAdmission(kube);
         kube.onChange(this::onChange);
     }
 
@@ -198,7 +198,7 @@ public final class JobController {
         for (Integer index : missing) {
             int priority = priorityOf(job);
             Pod pod = JobPods.build(job, index, JobPods.suffix(random), priority, kube.json());
-            Optional<String> denial = admit(job, pod);
+            Optional<String> denial = admission.admit(pod);
             if (denial.isPresent()) {
                 denied = true;
                 events.record(EventRecorder.Ref.of(job), "Warning", "FailedCreate", "Error creating: " + denial.get(),
@@ -225,47 +225,6 @@ public final class JobController {
     private int priorityOf(Job job) {
         String pc = job.getSpec().getTemplate().getSpec().getPriorityClassName();
         return pc == null ? 0 : kube.priorityClasses().getOrDefault(pc, 0);
-    }
-
-    /** The API server's admission of the pod: its PriorityClass, the namespace's quotas (and a scenario's). */
-    private Optional<String> admit(Job job, Pod pod) {
-        String ns = pod.getMetadata().getNamespace();
-        Admission.Usage usage = PodResources.usage(pod);
-        List<Admission.Quota> quotas = new ArrayList<>();
-        for (ResourceQuota q : kube.quotasIn(ns)) {
-            if (q.getSpec() == null || q.getSpec().getHard() == null || (q.getSpec().getScopes() != null
-                    && !q.getSpec().getScopes().isEmpty())) {
-                continue;
-            }
-            Map<String, Long> hard = new HashMap<>();
-            q.getSpec().getHard().forEach((r, v) -> hard.put(r, canonical(r, v)));
-            quotas.add(new Admission.Quota(q.getMetadata().getName(), hard, usedIn(ns)));
-        }
-        if (Scenarios.QUOTA.equals(Scenarios.nameOf(pod))) {
-            String project = pod.getMetadata().getLabels().getOrDefault("jobmon.io/project", ns);
-            long used = usedIn(ns).getOrDefault("requests.nvidia.com/gpu", 0L);
-            quotas.add(new Admission.Quota(project + "-gpu", Map.of("requests.nvidia.com/gpu", used),
-                    Map.of("requests.nvidia.com/gpu", used)));
-        }
-        return Admission.deny(pod.getMetadata().getName(), pod.getSpec().getPriorityClassName(),
-                kube.priorityClasses(), usage, quotas);
-    }
-
-    /** What the namespace's pods that have not ended use, as the quota controller counts it. */
-    private Map<String, Long> usedIn(String ns) {
-        Map<String, Long> used = new HashMap<>();
-        for (Pod p : kube.pods()) {
-            if (!ns.equals(p.getMetadata().getNamespace()) || PodPhases.terminal(p)) {
-                continue;
-            }
-            PodResources.usage(p).byResource().forEach((r, v) -> used.merge(r, v, Long::sum));
-        }
-        return used;
-    }
-
-    private static long canonical(String resource, Quantity q) {
-        java.math.BigDecimal v = Quantity.getAmountInBytes(q);
-        return resource.endsWith("cpu") ? v.multiply(java.math.BigDecimal.valueOf(1000)).longValue() : v.longValue();
     }
 
     private void writeStatus(Job job, JobTally tally, JobTally.Outcome outcome, List<Pod> active) {

@@ -14,12 +14,10 @@ import io.jobmon.sim.control.EventRecorder;
 import io.jobmon.sim.control.Kube;
 import io.jobmon.sim.control.JobPods;
 import io.jobmon.sim.logs.ContainerRef;
-import io.jobmon.sim.logs.JournalRef;
 import io.jobmon.sim.scenario.Run;
 import io.jobmon.sim.scenario.Scenario;
 import io.jobmon.sim.scenario.Script;
 import io.jobmon.sim.scenario.Step;
-import io.jobmon.sim.telemetry.GpuLoad;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,7 +48,7 @@ final class PodRun {
     private Instant startedAt;
     private int pullFailures;
     private int crashes;
-    private GpuDevice lastFault;
+    private final StepEffects effects;
 
     PodRun(Kubelet k, Pod pod, SimNode node, Scenario scenario) {
         this.k = k;
@@ -60,6 +58,7 @@ final class PodRun {
         this.main = pod.getSpec().getContainers().get(0);
         this.scenario = scenario;
         st.image = main.getImage();
+        this.effects = new StepEffects(k, node, key, this::gpus, this::logRef);
     }
 
     Phase phase() {
@@ -198,41 +197,7 @@ final class PodRun {
     }
 
     private void apply(Step step) {
-        Instant now = k.clock().now();
-        if (step instanceof Step.Log l) {
-            k.logs().container(logRef(), now, l.stream(), l.line());
-        } else if (step instanceof Step.Journal j) {
-            k.logs().journal(new JournalRef(node.name(), io.jobmon.sim.control.NodeController.bootId(node),
-                    io.jobmon.sim.control.NodeController.machineId(node), j.identifier(), j.unit(), j.pid(), j.transport(),
-                    j.priority()), now, j.message());
-        } else if (step instanceof Step.DevicePluginLog d) {
-            String line = d.line().replace("%UUID%", lastFault == null ? "" : lastFault.uuid());
-            k.logs().container(k.devicePlugin(node), now, "stderr", Klog.line('I', now, 1, "health.go:169", line));
-        } else if (step instanceof Step.Load l) {
-            gpus().forEach(g -> g.run(l.load(), now));
-        } else if (step instanceof Step.GpuFault f) {
-            List<GpuDevice> mine = gpus();
-            if (!mine.isEmpty()) {
-                GpuDevice g = mine.get(Math.min(f.gpu(), mine.size() - 1));
-                lastFault = g;
-                g.xid(f.xid());
-                if (f.dbe()) {
-                    g.doubleBitError();
-                }
-                g.run(GpuLoad.faulted(g.model().memoryMiB() / 2), now);
-                if (f.unhealthy()) {
-                    k.unhealthy(node, g);
-                }
-            }
-        } else if (step instanceof Step.HostMemory m) {
-            node.podMemory(key, m.bytes(), now);
-        } else if (step instanceof Step.DiskWrite d) {
-            node.podWrote(key, d.bytes(), now);
-        } else if (step instanceof Step.Cpu c) {
-            node.podCpu(key, c.fraction(), now);
-        } else if (step instanceof Step.Network n) {
-            node.podNetwork(key, n.bytesPerSecond(), now);
-        } else if (step instanceof Step.Exit e) {
+        if (step instanceof Step.Exit e) {
             if ("OOMKilled".equals(e.reason())) {
                 node.oomKilled();
             }
@@ -243,6 +208,8 @@ final class PodRun {
             evict();
         } else if (step instanceof Step.HigherPriorityPod) {
             k.preemptorFor(node, gpus().size());
+        } else {
+            effects.apply(step, k.clock().now());
         }
     }
 

@@ -3,24 +3,18 @@ package io.jobmon.sim.replay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.ObjectReference;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.jobmon.sim.Sim;
 import io.jobmon.sim.clock.LoopClock;
 import io.jobmon.sim.control.EventRecorder;
 import io.jobmon.sim.control.Replay;
 import io.jobmon.sim.kubelet.Images;
-import io.jobmon.sim.logs.ContainerRef;
-import io.jobmon.sim.logs.JournalRef;
 import io.jobmon.sim.logs.LogSink;
 import io.jobmon.sim.telemetry.ExporterServers;
 import io.jobmon.sim.telemetry.ReplaySeries;
@@ -34,9 +28,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Plays a diagnosis evidence bundle (diagnosis.md's format) as a job on the sim: its Job, pods (as the bundle left
@@ -53,11 +44,6 @@ public final class BundlePlayer {
     public record Result(String jobId, String namespace, List<String> pods, int events, int logLines, int series,
             int samples, Duration shift) {
     }
-
-    private static final Pattern SYSLOG = Pattern.compile(
-            "^[A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d (\\S+) ([^:\\[\\s]+)(?:\\[(\\d+)\\])?: (.*)$");
-    private static final Pattern KERNEL_TIME = Pattern.compile("^\\[\\s*\\d+\\.\\d+\\] ");
-    private static final Pattern KLOG = Pattern.compile("^[IWEF]\\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d{6}\\s+\\d+ \\S+:\\d+\\] .*");
 
     private final Sim sim;
     private final LoopClock clock;
@@ -129,8 +115,19 @@ public final class BundlePlayer {
                 Pod pod = createPod(p);
                 pods.put(pod.getMetadata().getName(), pod);
             }
-            b.path("events").forEach(this::createEvent);
-            b.path("logs").forEach(this::ship);
+            ReplayEvents replayEvents = new ReplayEvents(client, ns, jobId, job, pods, nodeOfPod, this::at, clock::now);
+            b.path("events").forEach(e -> {
+                if (replayEvents.create(e)) {
+                    events++;
+                }
+            });
+            ReplayLogs replayLogs = new ReplayLogs(logs, sim.systemPods(), ns, jobId, pods, nodeOfPod);
+            b.path("logs").forEach(l -> {
+                Instant t = at(l.path("time").asText(null));
+                if (replayLogs.ship(l, t == null ? clock.now() : t)) {
+                    lines++;
+                }
+            });
             b.path("metrics").forEach(this::serve);
             return new Result(jobId, ns, List.copyOf(pods.keySet()), events, lines, series, samples, shift);
         }
@@ -298,128 +295,6 @@ public final class BundlePlayer {
                 }
             }
             return m;
-        }
-
-        private void createEvent(JsonNode e) {
-            String object = e.path("object").asText("");
-            String kind = object.contains("/") ? object.substring(0, object.indexOf('/')) : "Pod";
-            String name = object.contains("/") ? object.substring(object.indexOf('/') + 1) : object;
-            ObjectReference about;
-            String evNs;
-            String host = null;
-            if ("Pod".equals(kind) && pods.containsKey(name)) {
-                Pod p = pods.get(name);
-                about = ref("Pod", "v1", ns, name, p.getMetadata().getUid());
-                evNs = ns;
-                host = nodeOfPod.get(name);
-            } else if ("Pod".equals(kind)) {
-                about = ref("Pod", "v1", ns, name, UUID.randomUUID().toString());
-                evNs = ns;
-            } else if ("Node".equals(kind)) {
-                var node = client.nodes().withName(name).get();
-                about = ref("Node", "v1", null, name, node == null ? name : node.getMetadata().getUid());
-                evNs = "default";
-                host = name;
-            } else {
-                about = ref("Job", "batch/v1", ns, jobId, job.getMetadata().getUid());
-                evNs = ns;
-            }
-            String reason = e.path("reason").asText();
-            String component = component(reason);
-            Instant t = at(e.path("time").asText(null));
-            String time = EventRecorder.seconds(t == null ? clock.now() : t);
-            var event = new EventBuilder().withNewMetadata().withName(about.getName() + "." + Long.toHexString(nanos(t)))
-                    .withNamespace(evNs).addToAnnotations(Replay.ANNOTATION, jobId).endMetadata()
-                    .withInvolvedObject(about).withType(e.path("type").asText("Normal")).withReason(reason)
-                    .withMessage(e.path("message").asText("")).withFirstTimestamp(time).withLastTimestamp(time)
-                    .withCount(Math.max(1, e.path("count").asInt(1))).withNewSource().withComponent(component)
-                    .withHost("kubelet".equals(component) ? host : null).endSource().withReportingComponent(component)
-                    .withReportingInstance("kubelet".equals(component) && host != null ? host : "").build();
-            try {
-                client.v1().events().inNamespace(evNs).resource(event).create();
-                events++;
-            } catch (KubernetesClientException ex) {
-                if (ex.getCode() != 409) {
-                    throw ex;
-                }
-            }
-        }
-
-        private long lastNanos;
-
-        private long nanos(Instant t) {
-            Instant at = t == null ? clock.now() : t;
-            long n = at.getEpochSecond() * 1_000_000_000L + at.getNano();
-            lastNanos = Math.max(n, lastNanos + 1);
-            return lastNanos;
-        }
-
-        private ObjectReference ref(String kind, String apiVersion, String namespace, String name, String uid) {
-            return new ObjectReferenceBuilder().withKind(kind).withApiVersion(apiVersion).withNamespace(namespace)
-                    .withName(name).withUid(uid).build();
-        }
-
-        /** The component that records events of this reason. */
-        private String component(String reason) {
-            return switch (reason) {
-                case "Scheduled", "FailedScheduling", "Preempted" -> "default-scheduler";
-                case "FailedCreate", "SuccessfulCreate", "SuccessfulDelete", "BackoffLimitExceeded", "Completed" ->
-                        "job-controller";
-                case "NodeNotReady", "NodeReady" -> "node-controller";
-                case "TaintManagerEviction" -> "taint-eviction-controller";
-                case "NotTriggerScaleUp", "TriggeredScaleUp" -> "cluster-autoscaler";
-                case "Evict" -> "volcano";
-                default -> "kubelet";
-            };
-        }
-
-        private void ship(JsonNode l) {
-            Instant t = at(l.path("time").asText(null));
-            Instant time = t == null ? clock.now() : t;
-            String line = l.path("line").asText("");
-            String podName = l.path("pod").asText("");
-            String node = nodeOfPod.get(podName);
-            if ("system".equals(l.path("stream").asText())) {
-                Matcher m = SYSLOG.matcher(line);
-                if (m.matches()) {
-                    String identifier = m.group(2);
-                    boolean kernel = "kernel".equals(identifier);
-                    String message = kernel ? KERNEL_TIME.matcher(m.group(4)).replaceFirst("") : m.group(4);
-                    logs.journal(new JournalRef(m.group(1), UUID.nameUUIDFromBytes((m.group(1) + "/boot").getBytes()).toString(),
-                            UUID.nameUUIDFromBytes(m.group(1).getBytes()).toString().replace("-", ""), identifier,
-                            kernel ? null : identifier + ".service", m.group(3) == null ? 0 : Integer.parseInt(m.group(3)),
-                            kernel ? "kernel" : "stdout", kernel ? 3 : 6), time, message);
-                    lines++;
-                    return;
-                }
-                if (KLOG.matcher(line).matches() && node != null && sim.systemPods().devicePlugin(node) != null) {
-                    logs.container(sim.systemPods().devicePlugin(node), time, "stderr", line);
-                    lines++;
-                    return;
-                }
-                if (node != null) {
-                    logs.journal(new JournalRef(node, UUID.nameUUIDFromBytes((node + "/boot").getBytes()).toString(),
-                            UUID.nameUUIDFromBytes(node.getBytes()).toString().replace("-", ""), "kubelet", "kubelet.service",
-                            2817, "stdout", 6), time, line);
-                    lines++;
-                }
-                return;
-            }
-            Pod pod = pods.get(podName);
-            if (pod == null) {
-                return;
-            }
-            String container = l.path("container").asText(pod.getSpec().getContainers().isEmpty() ? "main"
-                    : pod.getSpec().getContainers().get(0).getName());
-            String image = pod.getSpec().getContainers().stream().filter(c -> container.equals(c.getName()))
-                    .map(c -> c.getImage()).findFirst().orElse("registry.local/replay/" + container + ":" + jobId);
-            String cid = pod.getStatus().getContainerStatuses().stream().filter(c -> container.equals(c.getName()))
-                    .map(ContainerStatus::getContainerID).filter(java.util.Objects::nonNull).findFirst()
-                    .map(id -> id.substring(id.indexOf("://") + 3)).orElse(Images.containerId(random));
-            logs.container(new ContainerRef(ns, podName, pod.getMetadata().getUid(), pod.getMetadata().getLabels(),
-                    Map.of(), node == null ? "" : node, pod.getStatus().getPodIP(), container, cid, Images.imageId(image),
-                    image), time, "stdout", line);
-            lines++;
         }
 
         private void serve(JsonNode m) {
