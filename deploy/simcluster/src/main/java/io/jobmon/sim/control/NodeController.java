@@ -24,7 +24,7 @@ import java.util.function.Consumer;
 /**
  * The nodes in the API and what changes them: the node lifecycle controller (a node whose kubelet stops posting is
  * marked Unknown and tainted unreachable after the 40 s grace period, its pods NotReady, and deleted by the taint
- * eviction after their 300 s toleration; a node that comes back is Ready again), the kubelet's pressure conditions
+ * eviction after their 300 s toleration ({@code DisruptionTarget}/{@code DeletionByTaintManager}); a node that comes back is Ready again), the kubelet's pressure conditions
  * (DiskPressure and its taint) and the device plugin's allocatable GPUs.
  */
 public final class NodeController {
@@ -197,6 +197,16 @@ public final class NodeController {
             }
             events.record(EventRecorder.Ref.of(p), "Normal", "TaintManagerEviction",
                     "Marking for deletion Pod " + Kube.key(p), "taint-eviction-controller", null);
+            String now = EventRecorder.seconds(clock.now());
+            kube.updatePodStatus(Kube.key(p), pod -> {
+                List<PodCondition> c = new ArrayList<>(pod.getStatus().getConditions() == null ? List.of()
+                        : pod.getStatus().getConditions());
+                c.removeIf(x -> "DisruptionTarget".equals(x.getType()));
+                c.add(new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("DisruptionTarget")
+                        .withStatus("True").withReason("DeletionByTaintManager")
+                        .withMessage("Taint manager: deleting due to NoExecute taint").withLastTransitionTime(now).build());
+                pod.getStatus().setConditions(c);
+            });
             kube.deletePod(Kube.key(p));
         }
     }

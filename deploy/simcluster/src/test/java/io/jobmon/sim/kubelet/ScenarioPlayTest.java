@@ -150,6 +150,8 @@ class ScenarioPlayTest {
         h.run(Duration.ofSeconds(305));
         assertTrue(h.eventsAbout(name(onLost)).contains("Normal TaintManagerEviction: Marking for deletion Pod jobmon-jobs/"
                 + name(onLost)));
+        assertTrue(h.kube().pod("jobmon-jobs/" + name(onLost)).orElseThrow().getStatus().getConditions().stream()
+                .anyMatch(c -> "DisruptionTarget".equals(c.getType()) && "DeletionByTaintManager".equals(c.getReason())));
         assertTrue(jobFailed("job-lost"));
         h.run(Duration.ofMinutes(10));
         assertTrue(lost.reachable(), "the node came back");
