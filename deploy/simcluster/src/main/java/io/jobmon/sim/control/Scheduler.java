@@ -118,7 +118,8 @@ public final class Scheduler {
         }
         Placement.NoFit noFit = (Placement.NoFit) decision;
         for (String victim : noFit.victims()) {
-            kube.pod(victim).ifPresent(v -> preempt(v, gang.get(0)));
+            kube.pod(victim).filter(v -> v.getMetadata().getDeletionTimestamp() == null)
+                    .ifPresent(v -> preempt(v, gang.get(0)));
         }
         for (Pod p : gang) {
             unschedulable(p, noFit.message(), noFit.nominated().get(Kube.key(p)));
