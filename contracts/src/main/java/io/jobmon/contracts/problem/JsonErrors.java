@@ -3,6 +3,7 @@ package io.jobmon.contracts.problem;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.time.temporal.Temporal;
@@ -47,6 +48,7 @@ public final class JsonErrors {
         }
         String field = e instanceof JsonMappingException m ? path(m) : "";
         String what = e instanceof UnrecognizedPropertyException ? "unknown field"
+                : e instanceof InvalidFormatException f ? "'" + f.getValue() + "' is not " + expectation(f.getTargetType())
                 : e instanceof MismatchedInputException m ? "expected " + expectation(m.getTargetType()) : "invalid value";
         return field.isEmpty() ? what : field + ": " + what;
     }
