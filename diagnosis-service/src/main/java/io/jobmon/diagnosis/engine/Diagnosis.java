@@ -11,7 +11,7 @@ import java.util.Objects;
  * <p>Serialises with any Jackson {@code ObjectMapper} to exactly the contract's JSON
  * ({@code category, summary, evidence, suggestion, action, confidence, related}); enums are written
  * as their names and evidence times as RFC 3339 strings (see {@link Evidence} and
- * {@link InstantJson}), so the REST layer does not need to register {@code JavaTimeModule} for it.
+ * {@link EngineJson}), so the REST layer does not need to register {@code JavaTimeModule} for it.
  *
  * @param category   the root cause
  * @param summary    one line, in the requested language
