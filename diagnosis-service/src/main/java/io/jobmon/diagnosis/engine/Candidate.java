@@ -29,6 +29,7 @@ final class Candidate {
     private Localized detail = Localized.of("");
     private double detailWeight = -1;
     private Action action;
+    private CategoryGroup group;
     private final Set<String> sources = new HashSet<>();
     private final List<Weighted> evidence = new ArrayList<>();
     private int order;
@@ -76,6 +77,19 @@ final class Candidate {
 
     Action action() {
         return action;
+    }
+
+    /** Ranks in {@code g} instead of its category's group (see {@link PatternCatalogue.PatternSpec#group()}). */
+    Candidate actsIn(CategoryGroup g) {
+        if (g != null) {
+            group = g;
+        }
+        return this;
+    }
+
+    /** The precedence group it ranks in. */
+    CategoryGroup group() {
+        return group != null ? group : spec.group();
     }
 
     /** Best weight plus a small bonus when several patterns or sources agree. */

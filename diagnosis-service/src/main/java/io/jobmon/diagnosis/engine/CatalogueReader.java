@@ -134,9 +134,17 @@ final class CatalogueReader {
         if (failedPodNode < 0 || failedPodNode > 1) {
             throw new IllegalArgumentException(where + "failedPodNodeWeight must be in [0, 1]");
         }
+        CategoryGroup group = null;
+        if (n.hasNonNull("group")) {
+            try {
+                group = CategoryGroup.valueOf(n.get("group").asText().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + "unknown group " + n.get("group").asText());
+            }
+        }
         return new PatternCatalogue.PatternSpec(id, category, marker, sources, keywords,
                 strings(n.path("exclude"), true), regex, weight, n.path("priority").asInt(50),
-                "symptom".equals(n.path("role").asText("cause")), quote, detail, action, failedPodNode);
+                "symptom".equals(n.path("role").asText("cause")), quote, detail, action, failedPodNode, group);
     }
 
     private static void checkGroup(String where, Pattern regex, String group, String field) {

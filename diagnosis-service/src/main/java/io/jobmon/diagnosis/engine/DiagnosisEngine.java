@@ -91,7 +91,7 @@ public final class DiagnosisEngine {
         double penalty = coverage.penalty();
         boolean podStateSymptom = !winner.hasCause() && winner.onlyPodState();
         boolean guess = choice.weak() && coverage.anyMissing();
-        boolean inferredWithGaps = winner.spec.group() == CategoryGroup.BEHAVIOUR && penalty > 0
+        boolean inferredWithGaps = winner.group() == CategoryGroup.BEHAVIOUR && penalty > 0
                 && winner.strength() - penalty < RootCauseRanker.DECISIVE;
         if (podStateSymptom || guess || inferredWithGaps) {
             return conclusions.conclude(choice.related(), winner);

@@ -58,6 +58,7 @@ final class FindingCandidates {
         if (p.action() != null) {
             c.action(p.action(), null);
         }
+        c.actsIn(p.group());
         if (c.category == Category.QUOTA_EXCEEDED && c.action() == null) {
             QuotaLimits.Excess x = QuotaLimits.aboveLimit(h.last.quote());
             if (x != null) {

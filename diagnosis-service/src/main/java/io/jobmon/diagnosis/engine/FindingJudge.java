@@ -47,7 +47,8 @@ final class FindingJudge {
         if (otherNodes(hits)) {
             return Verdict.IGNORED;
         }
-        if (spec.group() == CategoryGroup.BEHAVIOUR) {
+        CategoryGroup group = hits.pattern.group() != null ? hits.pattern.group() : spec.group();
+        if (group == CategoryGroup.BEHAVIOUR) {
             return Verdict.COUNTS;
         }
         if (followedByProgress(hits.last) && !recurringCrash(hits)) {

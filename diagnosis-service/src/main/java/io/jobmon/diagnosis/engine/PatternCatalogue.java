@@ -107,11 +107,13 @@ public final class PatternCatalogue {
      * @param action    action that replaces the category's default when this pattern matched, or {@code null}
      * @param failedPodNodeWeight weight (instead of {@code weight}, and as a cause) of a node-level finding on a
      *                  node where a pod of the job failed afterwards; 0 when the pattern has no such rule
+     * @param group     precedence group the finding acts in instead of its category's, or {@code null} (a data
+     *                  loader that timed out is a data-loading bottleneck that crashed the job: it ranks as a crash)
      */
     public record PatternSpec(String id, Category category, String marker, Set<String> sources,
                               List<String> keywords, List<String> exclude, Pattern regex, double weight,
                               int priority, boolean symptom, String quote, String detail, Action action,
-                              double failedPodNodeWeight) {
+                              double failedPodNodeWeight, CategoryGroup group) {
         public PatternSpec {
             sources = Set.copyOf(sources);
             keywords = List.copyOf(keywords);

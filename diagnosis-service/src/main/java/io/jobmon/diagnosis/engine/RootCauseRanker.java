@@ -47,7 +47,7 @@ final class RootCauseRanker {
         boolean weak = false;
         double confidence = 0;
         for (CategoryGroup g : ctx.isPending() ? PENDING_ORDER : ORDER) {
-            List<Candidate> group = eligible.stream().filter(c -> c.spec.group() == g && c.strength() >= DECISIVE).toList();
+            List<Candidate> group = eligible.stream().filter(c -> c.group() == g && c.strength() >= DECISIVE).toList();
             if (!group.isEmpty()) {
                 List<Candidate> ranked = rank(group, g);
                 winner = ranked.get(0);
@@ -71,14 +71,14 @@ final class RootCauseRanker {
     private static List<Candidate> eligible(Map<Category, Candidate> live, JobContext ctx) {
         Instant crashOnset = null;
         for (Candidate c : live.values()) {
-            if (c.spec.group() == CategoryGroup.CRASH && c.hasCause() && c.strength() >= DECISIVE && c.onset() != null
+            if (c.group() == CategoryGroup.CRASH && c.hasCause() && c.strength() >= DECISIVE && c.onset() != null
                     && (crashOnset == null || c.onset().isBefore(crashOnset))) {
                 crashOnset = c.onset();
             }
         }
         List<Candidate> out = new ArrayList<>();
         for (Candidate c : live.values()) {
-            CategoryGroup g = c.spec.group();
+            CategoryGroup g = c.group();
             boolean hang = c.category == Category.TRAINING_HANG;
             if (ctx.isSucceeded() && (g != CategoryGroup.BEHAVIOUR || hang)) {
                 continue;
