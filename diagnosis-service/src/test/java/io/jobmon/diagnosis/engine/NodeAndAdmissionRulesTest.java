@@ -52,6 +52,22 @@ class NodeAndAdmissionRulesTest {
     }
 
     @Test
+    void aNodeEventOnlyOutranksACrashItCouldHaveCaused() {
+        BundleBuilder keyError = BundleBuilder.job("FAILED").jobTime("finishedAt", "2026-07-13T10:10:00Z")
+                .pod("w-0", "gpu-3", "Failed", "terminated", "Error", 1, 0)
+                .log("2026-07-13T10:00:00Z", "w-0", "KeyError: 'input_ids'");
+        Diagnosis later = ENGINE.analyze(keyError.event("2026-07-13T10:04:00Z", "Normal", "NodeNotReady", "Node/gpu-3",
+                "Node gpu-3 status is now: NodeNotReady").build());
+        assertEquals(Category.USER_CODE_ERROR, later.category(), "the node went away after the program had crashed");
+        Diagnosis first = ENGINE.analyze(BundleBuilder.job("FAILED").jobTime("finishedAt", "2026-07-13T10:10:00Z")
+                .pod("w-0", "gpu-3", "Failed", "terminated", "Error", 1, 0)
+                .log("2026-07-13T10:00:00Z", "w-0", "RuntimeError: CUDA error: unspecified launch failure")
+                .event("2026-07-13T10:00:50Z", "Normal", "NodeNotReady", "Node/gpu-3",
+                        "Node gpu-3 status is now: NodeNotReady").build());
+        assertEquals(Category.NODE_FAILURE, first.category(), "reported NotReady within a minute: " + first.summary());
+    }
+
+    @Test
     void nodePressureDecidesOnlyWhenAPodOnThatNodeFailedAfterIt() {
         String pressure = "Node gpu-3 status is now: NodeHasDiskPressure";
         Diagnosis failed = ENGINE.analyze(BundleBuilder.job("FAILED").jobTime("finishedAt", "2026-07-13T10:10:00Z")
