@@ -7,20 +7,51 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 
 /**
- * The engine's one JSON helper: RFC 3339 times, Jackson (de)serialisers that write an {@link Instant} as such a
+ * The engine's one JSON helper: reading bundles within size limits, RFC 3339 times, Jackson (de)serialisers that write an {@link Instant} as such a
  * string whatever the {@code ObjectMapper} configuration is (so the diagnosis records need neither
  * {@code JavaTimeModule} nor {@code WRITE_DATES_AS_TIMESTAMPS=false}), and the typed readers of optional fields the
  * {@link BundleParser} uses, each naming the JSON path of a value of the wrong type.
  */
 public final class EngineJson {
 
+    /** Reads evidence bundles: limits that fit bundles of tens of megabytes (long log lines), bounded nesting. */
+    private static final ObjectMapper BUNDLE_MAPPER = JsonMapper.builder().build();
+
+    static {
+        BUNDLE_MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxStringLength(64 * 1024 * 1024).maxNestingDepth(64).build());
+    }
+
     private EngineJson() {
+    }
+
+    /** Parses a bundle's bytes; {@link MalformedJson} (the REST layer answers 400 with the parser's message). */
+    public static JsonNode readBundle(byte[] json) {
+        try {
+            return BUNDLE_MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new MalformedJson(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A bundle that is not JSON. */
+    public static final class MalformedJson extends RuntimeException {
+        public MalformedJson(JsonProcessingException cause) {
+            super(cause.getOriginalMessage(), cause, false, false);
+        }
     }
 
     /** Parses an RFC 3339 time ({@code Z} or offset, {@code T} or space); {@code null} if it is not one. */
