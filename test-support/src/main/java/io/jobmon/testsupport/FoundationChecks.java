@@ -55,14 +55,14 @@ public abstract class FoundationChecks {
     void malformedRequestsGetProblemBodies() throws Exception {
         java.net.URI api = java.net.URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port);
         for (String request : new String[] {
-                "GET /api/v1/jobs HTTP/1.1\r\nHost: x\r\nX-Evil: a\u0000b\r\n\r\n",
-                "GET /api/v1/jobs/%zz HTTP/1.1\r\nHost: x\r\n\r\n",
-                "GET /api/v1/jobs?name=" + "a".repeat(9000) + " HTTP/1.1\r\nHost: x\r\n\r\n"}) {
+                "GET /api/v1/jobs HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Evil: a\u0000b\r\n\r\n",
+                "GET /api/v1/jobs/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                "GET /api/v1/jobs?name=" + "a".repeat(9000) + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"}) {
             try (java.net.Socket s = new java.net.Socket(api.getHost(), api.getPort())) {
                 s.setSoTimeout(20_000);
                 s.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
                 s.getOutputStream().flush();
-                String head = new String(s.getInputStream().readNBytes(400), java.nio.charset.StandardCharsets.ISO_8859_1);
+                String head = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
                 org.junit.jupiter.api.Assertions.assertTrue(head.startsWith("HTTP/1.1 4"), head);
                 org.junit.jupiter.api.Assertions.assertTrue(head.toLowerCase().contains("application/problem+json"), head);
             }
