@@ -1,0 +1,225 @@
+package io.jobmon.logs.intake;
+
+import io.jobmon.contracts.events.InvalidRecordException;
+import io.jobmon.logs.chunk.StoredLine;
+import io.jobmon.logs.config.LogsConfig;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaRecord;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+
+/**
+ * Consumes {@code jobmon.logs.lines} in batches: each record parsed, its lines masked and cut (an invalid record is
+ * nacked into {@code jobmon.logs.lines.dlq} with the reason), attributed to their job, and added to the open chunks.
+ * Open chunks are stored with the Kafka positions they hold at least every {@code flush-interval} (a timer), when
+ * too many bytes wait (the consumer then waits too: the partitions are held), and on shutdown; the batches are
+ * acknowledged only then.
+ */
+@ApplicationScoped
+public class LinesConsumer {
+
+    private static final Logger LOG = Logger.getLogger(LinesConsumer.class);
+
+    private final LineProcessor processor;
+    private final PodJobs podJobs;
+    private final FlushWriter writer;
+    private final IngestMetrics metrics;
+    private final String topic;
+    private final long flushIntervalNanos;
+    private final long maxBufferedBytes;
+    private final ExecutorService decodeThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "log-intake"));
+    private final ExecutorService encodeThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "log-flush"));
+
+    private OpenChunks current = new OpenChunks();
+    private CompletableFuture<Void> lastFlush = CompletableFuture.completedFuture(null);
+
+    public LinesConsumer(LogsConfig config, PodJobs podJobs, FlushWriter writer, IngestMetrics metrics,
+            @ConfigProperty(name = "mp.messaging.incoming.logs-lines.topic") String topic) {
+        this.processor = new LineProcessor(config);
+        this.podJobs = podJobs;
+        this.writer = writer;
+        this.metrics = metrics;
+        this.topic = topic;
+        this.flushIntervalNanos = config.intake().flushInterval().toNanos();
+        this.maxBufferedBytes = config.intake().maxBufferedBytes();
+    }
+
+    /** A batch's parsed lines, its invalid records and the last offset read of each partition. */
+    private record Decoded(List<Entry> entries, List<Invalid> invalid, Map<Integer, Long> last, int ignored) {
+    }
+
+    private record Entry(int partition, StreamKey stream, StoredLine line) {
+    }
+
+    private record Invalid(KafkaRecord<String, String> record, InvalidRecordException reason) {
+    }
+
+    @Incoming("logs-lines")
+    public Uni<Void> consume(KafkaRecordBatch<String, String> batch) {
+        return Uni.createFrom().item(() -> decode(batch)).runSubscriptionOn(decodeThread)
+                .call(this::deadLetter)
+                .chain(this::attribute)
+                .invoke(d -> append(d, batch))
+                .chain(this::afterAppend);
+    }
+
+    private Decoded decode(KafkaRecordBatch<String, String> batch) {
+        List<Entry> entries = new ArrayList<>(batch.getRecords().size());
+        List<Invalid> invalid = new ArrayList<>();
+        Map<Integer, Long> last = new HashMap<>();
+        int ignored = 0;
+        for (KafkaRecord<String, String> record : batch.getRecords()) {
+            long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset();
+            int partition = record.getPartition();
+            last.merge(partition, offset, Math::max);
+            try {
+                long kafkaTime = record.getTimestamp() == null ? System.currentTimeMillis() * 1_000_000L
+                        : Times.nanos(record.getTimestamp());
+                RecordParser.Parsed parsed = processor.parser().parse(record.getPayload(), kafkaTime);
+                ignored += parsed.ignored();
+                int sub = 0;
+                for (ShipperLine l : parsed.lines()) {
+                    entries.add(new Entry(partition, l.stream(), processor.process(l, offset, sub++)));
+                }
+            } catch (InvalidRecordException e) {
+                invalid.add(new Invalid(record, e));
+            }
+        }
+        return new Decoded(entries, invalid, last, ignored);
+    }
+
+    /** Invalid records go to the DLQ at once, with the reason; a crash before the next flush may send one twice. */
+    private Uni<Void> deadLetter(Decoded d) {
+        metrics.ignored(d.ignored());
+        if (d.invalid().isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Uni<Void>> nacks = new ArrayList<>();
+        for (Invalid i : d.invalid()) {
+            LOG.debugf("invalid log record at %d/%d: %s", i.record().getPartition(),
+                    i.record().getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset(), i.reason().getMessage());
+            metrics.deadLettered();
+            nacks.add(Uni.createFrom().completionStage(() -> i.record().nack(i.reason())));
+        }
+        return Uni.join().all(nacks).andFailFast().replaceWithVoid();
+    }
+
+    /** User lines without the job label take the job whose snapshot names their pod, if one does yet. */
+    private Uni<Decoded> attribute(Decoded d) {
+        Set<String> pods = new HashSet<>();
+        for (Entry e : d.entries()) {
+            if (e.stream().jobId() == null && !e.stream().system()) {
+                pods.add(e.stream().namespace() + "/" + e.stream().pod());
+            }
+        }
+        if (pods.isEmpty()) {
+            return Uni.createFrom().item(d);
+        }
+        return ConsumerRule.untilDone("resolving pods", () -> podJobs.resolve(pods)).map(jobs -> {
+            if (jobs.isEmpty()) {
+                return d;
+            }
+            List<Entry> out = new ArrayList<>(d.entries().size());
+            for (Entry e : d.entries()) {
+                String job = e.stream().jobId() == null && !e.stream().system()
+                        ? jobs.get(e.stream().namespace() + "/" + e.stream().pod()) : null;
+                out.add(job == null ? e : new Entry(e.partition(), e.stream().withJob(job), e.line()));
+            }
+            return new Decoded(out, d.invalid(), d.last(), d.ignored());
+        });
+    }
+
+    private synchronized void append(Decoded d, KafkaRecordBatch<String, String> batch) {
+        for (Entry e : d.entries()) {
+            current.add(e.stream(), e.partition(), e.line(), e.line().text().length());
+        }
+        d.last().forEach((p, o) -> current.read(p, o, null));
+        current.acks.add(batch::ack);
+    }
+
+    private Uni<Void> afterAppend(Decoded d) {
+        boolean full;
+        boolean due;
+        synchronized (this) {
+            full = current.rawBytes >= maxBufferedBytes;
+            due = current.openedAt >= 0 && System.nanoTime() - current.openedAt >= flushIntervalNanos;
+        }
+        if (full) {
+            return flush();
+        }
+        if (due) {
+            flush().subscribe().with(v -> { }, e -> LOG.warn("flush failed", e));
+        }
+        return Uni.createFrom().voidItem();
+    }
+
+    @Scheduled(every = "${jobmon.logs.intake.flush-check:100ms}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> tick() {
+        synchronized (this) {
+            if (current.openedAt < 0 || System.nanoTime() - current.openedAt < flushIntervalNanos) {
+                return Uni.createFrom().voidItem();
+            }
+        }
+        return flush();
+    }
+
+    void onStop(@Observes ShutdownEvent stop) {
+        try {
+            flush().await().atMost(Duration.ofSeconds(30));
+        } catch (RuntimeException e) {
+            LOG.warnf("open chunks not stored at shutdown (their records are read again): %s", e.toString());
+        }
+        decodeThread.shutdown();
+        encodeThread.shutdown();
+    }
+
+    /** Stores the current generation after the flushes before it; completes when it is stored. */
+    public Uni<Void> flush() {
+        CompletableFuture<Void> mine;
+        synchronized (this) {
+            if (current.isEmpty()) {
+                CompletableFuture<Void> pending = lastFlush;
+                return Uni.createFrom().completionStage(pending);
+            }
+            OpenChunks g = current;
+            current = new OpenChunks();
+            mine = lastFlush.handle((v, e) -> null)
+                    .thenCompose(v -> store(g).subscribeAsCompletionStage());
+            lastFlush = mine;
+        }
+        return Uni.createFrom().completionStage(mine);
+    }
+
+    private Uni<Void> store(OpenChunks g) {
+        long start = System.nanoTime();
+        return Uni.createFrom().item(() -> writer.encode(g)).runSubscriptionOn(encodeThread)
+                .chain(chunks -> ConsumerRule.untilDone("storing " + g.count + " log lines",
+                        () -> writer.store(topic, chunks, g.next)))
+                .invoke(s -> {
+                    metrics.stored(s.lines(), s.rawBytes(), s.masked(), s.cut());
+                    metrics.flushed(System.nanoTime() - start);
+                })
+                .chain(() -> {
+                    List<Uni<Void>> acks = new ArrayList<>();
+                    g.acks.forEach(a -> acks.add(Uni.createFrom().completionStage(a).onFailure().recoverWithNull()));
+                    return acks.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(acks).andCollectFailures().replaceWithVoid();
+                });
+    }
+}
