@@ -4,7 +4,8 @@ import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.logs.chunk.StoredLine;
 import io.jobmon.logs.config.LogsConfig;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.core.Vertx;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
@@ -170,7 +171,12 @@ public class LinesConsumer {
         return Uni.createFrom().voidItem();
     }
 
-    @Scheduled(every = "${jobmon.logs.intake.flush-check:100ms}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /** The flush timer: a Vert.x periodic (the scheduler's every() does not go below a second). */
+    void onStart(@Observes StartupEvent start, Vertx vertx) {
+        long every = Math.max(10, flushIntervalNanos / 5_000_000L);
+        vertx.setPeriodic(every, id -> tick().subscribe().with(v -> { }, e -> LOG.warn("timed flush failed", e)));
+    }
+
     Uni<Void> tick() {
         synchronized (this) {
             if (current.openedAt < 0 || System.nanoTime() - current.openedAt < flushIntervalNanos) {
