@@ -25,7 +25,11 @@ public class LogResource {
     private final LogsConfig config;
     private final JsonWebToken token;
 
-    public LogResource(JobLogs jobLogs, ChunkQueries queries, SearchPool search, LogsConfig config, JsonWebToken token) {
+    private final Summaries summaries;
+
+    public LogResource(JobLogs jobLogs, ChunkQueries queries, SearchPool search, LogsConfig config, JsonWebToken token,
+            Summaries summaries) {
+        this.summaries = summaries;
         this.jobLogs = jobLogs;
         this.queries = queries;
         this.search = search;
@@ -71,5 +75,37 @@ public class LogResource {
             next = more ? items.get(0).cursor() : null; // continue backward from the oldest line shown
         }
         return new LogPage(items, next, job.retention());
+    }
+
+    @GET
+    @Path("/pods")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Pods and containers that have logs, and the system sources of the job's nodes, with first and"
+            + " last line time, lines and bytes")
+    public PodsView pods(@PathParam("id") String id) {
+        JobLogs.Job job = jobLogs.require(CallerFactory.fromToken(token), id);
+        Scope scope = jobLogs.scope(job, false, true, null, null);
+        return new PodsView(summaries.pods(id), summaries.system(scope), job.retention());
+    }
+
+    /** How many lines a selection (a search) holds. */
+    public record CountView(long lines, int chunksRead) {
+    }
+
+    @GET
+    @Path("/count")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "How many lines the selection holds: a search's number of matches over the whole range")
+    public CountView count(@PathParam("id") String id, @QueryParam("type") String type, @QueryParam("pod") String pod,
+            @QueryParam("container") String container, @QueryParam("from") String from, @QueryParam("to") String to,
+            @QueryParam("q") String q, @QueryParam("ignoreCase") String ignoreCase, @QueryParam("regex") String regex) {
+        LogQuery lq = LogQuery.of(type, pod, container, from, to, q, ignoreCase, regex, null, null, null, null, config);
+        JobLogs.Job job = jobLogs.require(CallerFactory.fromToken(token), id);
+        Scope scope = jobLogs.scope(job, lq.user(), lq.system(), lq.pod(), lq.container());
+        LineMatcher matcher = LineMatcher.of(lq.q(), lq.ignoreCase(), lq.regex(), config.query().maxRegexLength(),
+                config.query().searchDeadline().toMillis());
+        Counter counter = new Counter(queries, search.executor());
+        Counter.Count c = JobLogs.retrying(() -> counter.count(scope, lq.from(), lq.to(), matcher));
+        return new CountView(c.lines(), c.chunksRead());
     }
 }
