@@ -52,7 +52,7 @@ class FollowAndDownloadTest {
         String job = Fixtures.newJob();
         Fixtures.publish(Fixtures.job(job, "PRIVATE", List.of(), List.of(job + "-w0"), 1));
         send(job, 0, lines);
-        await().atMost(Duration.ofSeconds(60)).until(() -> given().auth().oauth2(Tokens.alice())
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> given().auth().oauth2(Tokens.alice())
                 .get("/api/v1/jobs/" + job + "/logs?type=user&limit=500").then().extract().jsonPath()
                 .getList("items").size() == lines);
         return job;

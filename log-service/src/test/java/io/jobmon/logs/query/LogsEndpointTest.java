@@ -64,7 +64,7 @@ class LogsEndpointTest {
         records.add(Fixtures.fluentBit(privateJob, privateJob + "-w0", "trainer", T0, "private line"));
         records.add(Shippers.record("fluent-bit-systemd-kubelet"));
         Fixtures.sendAll(records);
-        await().atMost(Duration.ofSeconds(60)).until(() -> lines(Tokens.alice(), job, "type", "user", "limit", "500").size() == 37);
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> lines(Tokens.alice(), job, "type", "user", "limit", "500").size() == 37);
     }
 
     static ValidatableResponse get(String token, String path) {

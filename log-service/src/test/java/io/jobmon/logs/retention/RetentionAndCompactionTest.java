@@ -60,7 +60,7 @@ class RetentionAndCompactionTest {
                     "line " + i));
         }
         Fixtures.sendAll(records);
-        await().atMost(Duration.ofSeconds(60)).until(() -> Fixtures.count(pool,
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> Fixtures.count(pool,
                 "SELECT coalesce(sum(lines), 0) FROM chunk WHERE job_id = $1", job) == lines
                 && Fixtures.count(pool, "SELECT count(*) FROM job_info WHERE job_id = $1", job) == 1);
         return job;
@@ -95,7 +95,7 @@ class RetentionAndCompactionTest {
     void linesOfAJobNobodyAnnouncedAreDroppedAfterTheGraceAndCounted() throws Exception {
         String ghost = Fixtures.newJob();
         Fixtures.send(Fixtures.fluentBit(ghost, ghost + "-w0", "trainer", Instant.now(), "who am I"));
-        await().atMost(Duration.ofSeconds(60)).until(() -> Fixtures.count(pool,
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> Fixtures.count(pool,
                 "SELECT count(*) FROM chunk WHERE job_id = $1", ghost) == 1);
         double before = registry.counter("jobmon.logs.lines", "outcome", "unknown_job_dropped").count();
         assertEquals(0L, retention.dropUnknown(Duration.ofHours(1)).await().atMost(WAIT), "still within the grace");
@@ -127,7 +127,7 @@ class RetentionAndCompactionTest {
             }
             Fixtures.sendAll(records);
             int expect = 1 + 50 * (round + 1);
-            await().atMost(Duration.ofSeconds(60)).until(() -> Fixtures.count(pool,
+            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> Fixtures.count(pool,
                     "SELECT coalesce(sum(lines), 0) FROM chunk WHERE job_id = $1", job) == expect);
         }
         List<String> before = given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/logs?type=user&limit=500")
