@@ -1,6 +1,7 @@
 package io.jobmon.logs.intake;
 
 import io.jobmon.contracts.events.InvalidRecordException;
+import io.jobmon.contracts.messaging.ConsumerRule;
 import io.jobmon.logs.chunk.StoredLine;
 import io.jobmon.logs.config.LogsConfig;
 import io.quarkus.runtime.ShutdownEvent;
@@ -31,7 +32,7 @@ import org.jboss.logging.Logger;
  * nacked into {@code jobmon.logs.lines.dlq} with the reason), attributed to their job, and added to the open chunks.
  * Open chunks are stored with the Kafka positions they hold at least every {@code flush-interval} (a timer), when
  * too many bytes wait (the consumer then waits too: the partitions are held), and on shutdown; the batches are
- * acknowledged only then.
+ * acknowledged only then. A failing store is retried until it succeeds (the suite's {@link ConsumerRule}).
  */
 @ApplicationScoped
 public class LinesConsumer {
@@ -51,8 +52,12 @@ public class LinesConsumer {
     private OpenChunks current = new OpenChunks();
     private CompletableFuture<Void> lastFlush = CompletableFuture.completedFuture(null);
 
-    public LinesConsumer(LogsConfig config, PodJobs podJobs, FlushWriter writer, IngestMetrics metrics,
+    private static final String CHANNEL = "logs-lines";
+    private final ConsumerRule rule;
+
+    public LinesConsumer(LogsConfig config, PodJobs podJobs, FlushWriter writer, IngestMetrics metrics, ConsumerRule rule,
             @ConfigProperty(name = "mp.messaging.incoming.logs-lines.topic") String topic) {
+        this.rule = rule;
         this.processor = new LineProcessor(config);
         this.podJobs = podJobs;
         this.writer = writer;
@@ -117,6 +122,7 @@ public class LinesConsumer {
             LOG.debugf("invalid log record at %d/%d: %s", i.record().getPartition(),
                     i.record().getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset(), i.reason().getMessage());
             metrics.deadLettered();
+            rule.count(CHANNEL, topic, ConsumerRule.Outcome.DEAD_LETTERED, 1);
             nacks.add(Uni.createFrom().completionStage(() -> i.record().nack(i.reason())));
         }
         return Uni.join().all(nacks).andFailFast().replaceWithVoid();
@@ -133,7 +139,7 @@ public class LinesConsumer {
         if (pods.isEmpty()) {
             return Uni.createFrom().item(d);
         }
-        return ConsumerRule.untilDone("resolving pods", () -> podJobs.resolve(pods)).map(jobs -> {
+        return rule.apply(CHANNEL, () -> podJobs.resolve(pods)).map(jobs -> {
             if (jobs.isEmpty()) {
                 return d;
             }
@@ -153,6 +159,7 @@ public class LinesConsumer {
         }
         d.last().forEach((p, o) -> current.read(p, o, null));
         current.acks.add(batch::ack);
+        current.records += batch.getRecords().size() - d.invalid().size();
     }
 
     private Uni<Void> afterAppend(Decoded d) {
@@ -216,10 +223,10 @@ public class LinesConsumer {
     private Uni<Void> store(OpenChunks g) {
         long start = System.nanoTime();
         return Uni.createFrom().item(() -> writer.encode(g)).runSubscriptionOn(encodeThread)
-                .chain(chunks -> ConsumerRule.untilDone("storing " + g.count + " log lines",
-                        () -> writer.store(topic, chunks, g.next)))
+                .chain(chunks -> rule.apply(CHANNEL, () -> writer.store(topic, chunks, g.next)))
                 .invoke(s -> {
                     metrics.stored(s.lines(), s.rawBytes(), s.masked(), s.cut());
+                    rule.count(CHANNEL, topic, ConsumerRule.Outcome.APPLIED, g.records);
                     metrics.flushed(System.nanoTime() - start);
                 })
                 .chain(() -> {

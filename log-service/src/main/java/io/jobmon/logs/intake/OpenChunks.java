@@ -23,6 +23,7 @@ final class OpenChunks {
     final List<Supplier<CompletionStage<Void>>> acks = new ArrayList<>();
     long rawBytes;
     int count;
+    int records;
     int masked;
     int cut;
     long openedAt = -1;
