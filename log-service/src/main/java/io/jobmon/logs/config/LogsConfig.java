@@ -58,6 +58,10 @@ public interface LogsConfig {
         @WithDefault(".*device-plugin.*|nvidia-driver.*|dcgm.*")
         String systemContainers();
 
+        /** Threads that parse, mask and cut a batch's records (by partition, so a stream's lines stay in order). */
+        @WithDefault("2")
+        int decodeThreads();
+
         /** Time a pod with no known job is remembered as unknown before the store is asked again. */
         @WithDefault("5s")
         Duration unknownPodCacheTtl();
@@ -72,8 +76,8 @@ public interface LogsConfig {
         @WithDefault("60s")
         Duration maxAge();
 
-        /** zstd level of compacted chunks (flushed chunks use level 1: they live a minute). */
-        @WithDefault("6")
+        /** zstd level of compacted chunks (flushed chunks use level 1: they live a minute); 9 measured 0.114, 6 0.126. */
+        @WithDefault("9")
         int zstdLevel();
 
         /** Largest keyword filter per chunk in bits (a power of two); small chunks fold theirs down. */

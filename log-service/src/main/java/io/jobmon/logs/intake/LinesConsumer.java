@@ -39,14 +39,14 @@ public class LinesConsumer {
 
     private static final Logger LOG = Logger.getLogger(LinesConsumer.class);
 
-    private final LineProcessor processor;
+    private final LineProcessor[] processors;
+    private final ExecutorService[] decodeThreads;
     private final PodJobs podJobs;
     private final FlushWriter writer;
     private final IngestMetrics metrics;
     private final String topic;
     private final long flushIntervalNanos;
     private final long maxBufferedBytes;
-    private final ExecutorService decodeThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "log-intake"));
     private final ExecutorService encodeThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "log-flush"));
 
     private OpenChunks current = new OpenChunks();
@@ -58,7 +58,14 @@ public class LinesConsumer {
     public LinesConsumer(LogsConfig config, PodJobs podJobs, FlushWriter writer, IngestMetrics metrics, ConsumerRule rule,
             @ConfigProperty(name = "mp.messaging.incoming.logs-lines.topic") String topic) {
         this.rule = rule;
-        this.processor = new LineProcessor(config);
+        int threads = Math.max(1, config.intake().decodeThreads());
+        this.processors = new LineProcessor[threads];
+        this.decodeThreads = new ExecutorService[threads];
+        for (int i = 0; i < threads; i++) {
+            processors[i] = new LineProcessor(config);
+            int n = i;
+            decodeThreads[i] = Executors.newSingleThreadExecutor(r -> new Thread(r, "log-intake-" + n));
+        }
         this.podJobs = podJobs;
         this.writer = writer;
         this.metrics = metrics;
@@ -79,19 +86,60 @@ public class LinesConsumer {
 
     @Incoming("logs-lines")
     public Uni<Void> consume(KafkaRecordBatch<String, String> batch) {
-        return Uni.createFrom().item(() -> decode(batch)).runSubscriptionOn(decodeThread)
+        return decodeInParallel(batch)
                 .call(this::deadLetter)
                 .chain(this::attribute)
                 .invoke(d -> append(d, batch))
                 .chain(this::afterAppend);
     }
 
-    private Decoded decode(KafkaRecordBatch<String, String> batch) {
-        List<Entry> entries = new ArrayList<>(batch.getRecords().size());
+    /**
+     * Decodes the batch on the decode threads, the records of a partition always on the same one (its lines keep their
+     * order, and a private key block its state).
+     */
+    private Uni<Decoded> decodeInParallel(KafkaRecordBatch<String, String> batch) {
+        int n = processors.length;
+        List<List<KafkaRecord<String, String>>> parts = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            parts.add(new ArrayList<>());
+        }
+        for (KafkaRecord<String, String> r : batch.getRecords()) {
+            parts.get(Math.floorMod(r.getPartition(), n)).add(r);
+        }
+        List<Uni<Decoded>> work = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (!parts.get(i).isEmpty()) {
+                int k = i;
+                work.add(Uni.createFrom().item(() -> decode(parts.get(k), processors[k])).runSubscriptionOn(decodeThreads[k]));
+            }
+        }
+        if (work.isEmpty()) {
+            return Uni.createFrom().item(new Decoded(List.of(), List.of(), Map.of(), 0));
+        }
+        return Uni.join().all(work).andFailFast().map(ds -> {
+            if (ds.size() == 1) {
+                return ds.get(0);
+            }
+            List<Entry> entries = new ArrayList<>();
+            List<Invalid> invalid = new ArrayList<>();
+            Map<Integer, Long> last = new HashMap<>();
+            int ignored = 0;
+            for (Decoded d : ds) {
+                entries.addAll(d.entries());
+                invalid.addAll(d.invalid());
+                last.putAll(d.last());
+                ignored += d.ignored();
+            }
+            return new Decoded(entries, invalid, last, ignored);
+        });
+    }
+
+    private static Decoded decode(List<KafkaRecord<String, String>> records, LineProcessor processor) {
+        List<Entry> entries = new ArrayList<>(records.size());
         List<Invalid> invalid = new ArrayList<>();
         Map<Integer, Long> last = new HashMap<>();
         int ignored = 0;
-        for (KafkaRecord<String, String> record : batch.getRecords()) {
+        for (KafkaRecord<String, String> record : records) {
             long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset();
             int partition = record.getPartition();
             last.merge(partition, offset, Math::max);
@@ -199,7 +247,9 @@ public class LinesConsumer {
         } catch (RuntimeException e) {
             LOG.warnf("open chunks not stored at shutdown (their records are read again): %s", e.toString());
         }
-        decodeThread.shutdown();
+        for (ExecutorService e : decodeThreads) {
+            e.shutdown();
+        }
         encodeThread.shutdown();
     }
 

@@ -238,7 +238,8 @@ public final class RecordParser {
             if (v == null || v.isNull()) {
                 continue;
             }
-            long t = v.isNumber() ? Times.seconds(v.asDouble(), v.isIntegralNumber() ? null : v.asText()) : Times.parse(v.asText());
+            // A number is epoch seconds (Fluent Bit's double carries microseconds); a string an RFC 3339 time.
+            long t = v.isNumber() ? Times.seconds(v.asDouble(), null) : Times.parse(v.asText());
             if (t != Long.MIN_VALUE) {
                 return t;
             }
