@@ -65,6 +65,11 @@ public class ChunkQueries {
         return store.get(refs).await().atMost(WAIT);
     }
 
+    /** The bodies, fetched while the caller goes on (a scan reads the next group while it searches this one). */
+    public java.util.concurrent.CompletableFuture<Map<ChunkRef, byte[]>> bodiesAsync(List<ChunkRef> refs) {
+        return store.get(refs).subscribeAsCompletionStage();
+    }
+
     /** The nodes the job's (or one pod's) user lines came from. */
     public List<String> userNodes(String jobId, String pod) {
         return pool.preparedQuery(USER_NODES).execute(Tuple.of(jobId, pod)).map(rows -> {

@@ -38,23 +38,29 @@ public final class Counter {
         while (true) {
             List<ChunkMeta> metas = queries.metas(scope, from, to, matcher == null ? null : matcher.hashes(), true,
                     afterKey, afterId, 500);
+            List<List<ChunkMeta>> groups = new ArrayList<>();
             for (int i = 0; i < metas.size(); i += GROUP) {
                 List<ChunkMeta> group = metas.subList(i, Math.min(metas.size(), i + GROUP));
-                boolean whole = matcher == null && group.stream().allMatch(m -> m.minTime() >= from && m.maxTime() < to);
-                if (whole) {
+                if (matcher == null && group.stream().allMatch(m -> m.minTime() >= from && m.maxTime() < to)) {
                     total += group.stream().mapToLong(ChunkMeta::lines).sum();
-                    continue;
+                } else {
+                    groups.add(group);
                 }
-                Map<ChunkRef, byte[]> bodies = queries.bodies(group.stream().map(ChunkMeta::ref).toList());
+            }
+            // the next group's bodies are on their way while this group is decoded and searched
+            CompletableFuture<Map<ChunkRef, byte[]>> next = groups.isEmpty() ? null : fetch(groups.get(0));
+            for (int g = 0; g < groups.size(); g++) {
+                Map<ChunkRef, byte[]> bodies = join(next);
+                next = g + 1 < groups.size() ? fetch(groups.get(g + 1)) : null;
                 List<CompletableFuture<Long>> counts = new ArrayList<>();
-                for (ChunkMeta m : group) {
+                for (ChunkMeta m : groups.get(g)) {
                     byte[] body = bodies.get(m.ref());
                     if (body == null) {
                         throw new LogReader.Moved();
                     }
                     counts.add(CompletableFuture.supplyAsync(() -> countIn(ChunkCodec.decode(body), from, to, matcher), pool));
                 }
-                read += group.size();
+                read += groups.get(g).size();
                 for (CompletableFuture<Long> c : counts) {
                     total += join(c);
                 }
@@ -68,6 +74,10 @@ public final class Counter {
         }
     }
 
+    private CompletableFuture<Map<ChunkRef, byte[]>> fetch(List<ChunkMeta> group) {
+        return queries.bodiesAsync(group.stream().map(ChunkMeta::ref).toList());
+    }
+
     private static long countIn(ChunkData d, long from, long to, LineMatcher matcher) {
         boolean[] match = matcher == null ? null : matcher.matches(d);
         long n = 0;
@@ -79,7 +89,7 @@ public final class Counter {
         return n;
     }
 
-    private static long join(CompletableFuture<Long> f) {
+    private static <T> T join(CompletableFuture<T> f) {
         try {
             return f.get();
         } catch (InterruptedException e) {
