@@ -26,7 +26,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Follow latency (a program, not a test): two replicas of log-service in one consumer group share the topic; a
  * follow (SSE over HTTP) is opened on the second; lines are produced at a steady {@code rate}/s (default 5,000) for
- * {@code seconds} (60) across 8 pods; for every line, the time from its production to its arrival at the follower.
+ * {@code seconds} (60) across 8 pods, after 15 s of the same rate not measured; for every line, the time from its
+ * production to its arrival at the follower.
  * Prints p50/p99/max, lines lost and repeated, and how many lines the other replica consumed.
  */
 public final class FollowLatencyBenchmark {
@@ -108,6 +109,17 @@ public final class FollowLatencyBenchmark {
             });
             reader.setDaemon(true);
             reader.start();
+            // Warm-up: the same rate for 15 s (both replicas joined the group, JIT compiled), not measured.
+            long warmStart = System.nanoTime();
+            for (int i = 0; i < rate * 15; i++) {
+                long due = warmStart + (long) (i * 1e9 / rate);
+                while (System.nanoTime() < due) {
+                    Thread.onSpinWait();
+                }
+                int pod = i % 8;
+                producer.send(new ProducerRecord<>(topic, "local/team-nlp/w" + pod + "/trainer",
+                        Bench.fluentBit(job, job + "-w" + pod, pod, Instant.now(), "warm " + i + " loss=1.0")));
+            }
             long start = System.nanoTime();
             for (int i = 0; i < total; i++) {
                 long due = start + (long) (i * 1e9 / rate);
