@@ -1,0 +1,24 @@
+package io.jobmon.logs.jobs;
+
+import io.jobmon.contracts.readmodel.JobAccessStore;
+import io.jobmon.contracts.readmodel.JobGuard;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+
+/** The shared job-access read model (contracts), on this service's schema. */
+@ApplicationScoped
+public class AccessWiring {
+
+    @Produces
+    @ApplicationScoped
+    JobAccessStore jobAccessStore(Pool pool) {
+        return new JobAccessStore(pool);
+    }
+
+    @Produces
+    @ApplicationScoped
+    JobGuard jobGuard(JobAccessStore store) {
+        return new JobGuard(store);
+    }
+}
