@@ -1,0 +1,143 @@
+package io.jobmon.metrics.ingest;
+
+import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.metrics.store.HeadRepository;
+import io.jobmon.metrics.store.Resolution;
+import io.jobmon.metrics.store.SeriesLabels;
+import io.jobmon.metrics.store.SeriesRepository;
+import io.jobmon.metrics.store.codec.Points;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Stores a batch of {@code jobmon.metrics.samples} records in one transaction: the partitions' applied offsets
+ * (locked), one head block per node and window, the Xid events, the new offsets. Records at offsets already
+ * applied are skipped, so a batch read again after a crash or a rebalance changes nothing twice.
+ */
+@ApplicationScoped
+public class IngestService {
+
+    /** What a batch did. */
+    public record Result(int records, int replayed, long samples, long newestRecordMs) {
+    }
+
+    private final Pool pool;
+    private final OffsetRepository offsets;
+    private final SeriesRepository series;
+    private final HeadRepository head;
+    private final XidRepository xids;
+
+    public IngestService(Pool pool, OffsetRepository offsets, SeriesRepository series, HeadRepository head,
+            XidRepository xids) {
+        this.pool = pool;
+        this.offsets = offsets;
+        this.series = series;
+        this.head = head;
+        this.xids = xids;
+    }
+
+    public Uni<Result> apply(String topic, List<SampleBatch> records, Map<Integer, Long> lastOffsets) {
+        int total = 0;
+        for (SampleBatch r : records) {
+            total += r.samples().size();
+        }
+        String[] keys = new String[total];
+        String[] nodes = new String[total];
+        List<MetricSamples.Sample> all = new ArrayList<>(total);
+        int i = 0;
+        for (SampleBatch r : records) {
+            for (MetricSamples.Sample s : r.samples()) {
+                keys[i] = SeriesLabels.key(r.node(), s.name(), s.labels());
+                nodes[i++] = r.node();
+                all.add(s);
+            }
+        }
+        // Series ids first, outside the transaction: creating a series is idempotent and never undone.
+        return series.resolve(keys, nodes, all)
+                .chain(ids -> pool.withTransaction(conn -> applyIn(conn, topic, records, ids, lastOffsets)));
+    }
+
+    private Uni<Result> applyIn(SqlConnection conn, String topic, List<SampleBatch> records, long[] ids,
+            Map<Integer, Long> last) {
+        return offsets.lock(conn, topic, last.keySet()).chain(next -> {
+            Map<String, Map<Long, Points>> blocks = new LinkedHashMap<>();
+            Map<String, List<MetricSamples.Sample>> xidSamples = new LinkedHashMap<>();
+            int replayed = 0;
+            long samples = 0;
+            long newest = 0;
+            int k = 0;
+            for (SampleBatch r : records) {
+                boolean fresh = r.offset() >= next.getOrDefault(r.partition(), 0L);
+                if (!fresh) {
+                    replayed++;
+                    k += r.samples().size();
+                    continue;
+                }
+                newest = Math.max(newest, r.kafkaTimeMs());
+                for (MetricSamples.Sample s : r.samples()) {
+                    long id = ids[k++];
+                    long window = Resolution.window(s.timestampMs());
+                    blocks.computeIfAbsent(r.node() + '\u0000' + window, x -> new HashMap<>())
+                            .computeIfAbsent(id, x -> new Points(8)).add(s.timestampMs(), s.value());
+                    samples++;
+                    if (XidDetector.isXid(s.name())) {
+                        xidSamples.computeIfAbsent(r.node(), x -> new ArrayList<>()).add(s);
+                    }
+                }
+            }
+            List<HeadRepository.Block> list = new ArrayList<>(blocks.size());
+            blocks.forEach((nodeWindow, series) -> {
+                int sep = nodeWindow.indexOf('\u0000');
+                series.replaceAll((id, p) -> p.normalize());
+                list.add(new HeadRepository.Block(nodeWindow.substring(0, sep),
+                        Long.parseLong(nodeWindow.substring(sep + 1)), series));
+            });
+            Map<Integer, Long> newNext = new HashMap<>();
+            last.forEach((p, o) -> newNext.put(p, o + 1));
+            Result result = new Result(records.size(), replayed, samples, newest);
+            return head.insert(conn, list)
+                    .chain(() -> xids(conn, xidSamples))
+                    .chain(() -> offsets.save(conn, topic, newNext))
+                    .replaceWith(result);
+        });
+    }
+
+    private Uni<Void> xids(SqlConnection conn, Map<String, List<MetricSamples.Sample>> byNode) {
+        if (byNode.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Map<String, String[]> gpus = new LinkedHashMap<>();
+        byNode.forEach((node, samples) -> samples.forEach(s -> {
+            String gpu = XidDetector.gpu(s.labels());
+            if (gpu != null) {
+                gpus.putIfAbsent(node + '\u0000' + gpu, new String[] {node, gpu});
+            }
+        }));
+        return xids.load(conn, gpus.values()).chain(stored -> {
+            Map<XidDetector.StateKey, Double> state = new HashMap<>(stored);
+            List<XidDetector.Event> events = new ArrayList<>();
+            long newest = 0;
+            for (Map.Entry<String, List<MetricSamples.Sample>> e : byNode.entrySet()) {
+                events.addAll(XidDetector.detect(e.getKey(), e.getValue(), state));
+                for (MetricSamples.Sample s : e.getValue()) {
+                    newest = Math.max(newest, s.timestampMs());
+                }
+            }
+            Map<XidDetector.StateKey, Double> changed = new HashMap<>();
+            state.forEach((key, v) -> {
+                if (!Objects.equals(stored.get(key), v)) {
+                    changed.put(key, v);
+                }
+            });
+            return xids.save(conn, changed, newest, events);
+        });
+    }
+}
