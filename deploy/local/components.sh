@@ -241,6 +241,7 @@ start_keycloak() {
 # The six services
 # ---------------------------------------------------------------------------------------------
 service_url() { echo "http://localhost:$(service_port "$1")"; }
+management_url() { echo "http://localhost:$(management_port "$1")"; }
 
 start_service() {
   local m="$1" port extra=()
@@ -252,6 +253,11 @@ start_service() {
       JOBMON_METRICS_SERVICE_URL="$(service_url metrics-service)"
       JOBMON_LOG_SERVICE_URL="$(service_url log-service)"
       JOBMON_DIAGNOSIS_SERVICE_URL="$(service_url diagnosis-service)"
+      JOBMON_JOB_MANAGEMENT_URL="$(management_url job-service)"
+      JOBMON_EVENT_MANAGEMENT_URL="$(management_url event-ingest-service)"
+      JOBMON_METRICS_MANAGEMENT_URL="$(management_url metrics-service)"
+      JOBMON_LOG_MANAGEMENT_URL="$(management_url log-service)"
+      JOBMON_DIAGNOSIS_MANAGEMENT_URL="$(management_url diagnosis-service)"
     )
   fi
   start_bg "$m" "$ROOT/$m" env \
@@ -259,6 +265,7 @@ start_service() {
     JOBMON_KAFKA_BOOTSTRAP="$KAFKA_BOOTSTRAP" JOBMON_OIDC_URL="$OIDC_URL" \
     JOBMON_CORS_ORIGINS="$CORS_ORIGINS" \
     QUARKUS_HTTP_PORT="$port" QUARKUS_HTTP_HOST="$BIND_HOST" \
+    QUARKUS_MANAGEMENT_PORT="$(management_port "$m")" QUARKUS_MANAGEMENT_HOST="$BIND_HOST" \
     "${extra[@]}" \
     "$JAVA" $SERVICE_JAVA_OPTS -Djobmon.component="$m" -jar "$ROOT/$m/target/quarkus-app/quarkus-run.jar"
 }

@@ -183,7 +183,7 @@ print_urls() {
   local m
   echo
   if (($1 > 0)); then
-    echo "  gateway (the API)     http://localhost:$PORT_BASE        e.g. /api/v1/me, /api/v1/jobs, /q/health/ready"
+    echo "  gateway (the API)     http://localhost:$PORT_BASE        e.g. /api/v1/me, /api/v1/jobs, /openapi"
     for m in "${SERVICES[@]:1}"; do
       printf '  %-21s %s\n' "$m" "$(service_url "$m")"
     done
@@ -322,7 +322,25 @@ cmd_wipe() {
 
 cmd_test() {
   cd "$ROOT"
+  ensure_prometheus_tools
   exec "${MVN[@]}" -B verify "$@"
+}
+
+# deploy/chart-tests checks the alert rules with promtool and the Alertmanager configuration with amtool (Debian's
+# prometheus and prometheus-alertmanager packages). Install what is missing; without root or apt the tests fail
+# and name the package.
+ensure_prometheus_tools() {
+  local missing=()
+  command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+  command -v amtool >/dev/null 2>&1 || missing+=(prometheus-alertmanager)
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
+    warn "${missing[*]} not installed (promtool/amtool) and no root apt-get here: the monitoring tests will fail"
+    return 0
+  fi
+  say "installing ${missing[*]} (promtool, amtool) with apt-get"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 cmd="${1:-help}"

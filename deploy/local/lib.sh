@@ -14,6 +14,8 @@ KAFKA_PORT="${JOBMON_KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${JOBMON_KAFKA_CONTROLLER_PORT:-$((KAFKA_PORT + 1))}"
 KEYCLOAK_PORT="${JOBMON_KEYCLOAK_PORT:-8180}"
 PORT_BASE="${JOBMON_PORT_BASE:-8080}"          # gateway; the other services follow at +1..+5
+# Each service's management interface (/q/health, /q/metrics, /q/openapi): probes and Prometheus only.
+MGMT_PORT_BASE="${JOBMON_MANAGEMENT_PORT_BASE:-$((PORT_BASE + 1000))}"
 BIND_HOST="${JOBMON_BIND_HOST:-127.0.0.1}"     # where the services listen
 UP_TIMEOUT="${JOBMON_UP_TIMEOUT:-240}"         # seconds per component
 STOP_TIMEOUT="${JOBMON_STOP_TIMEOUT:-30}"      # seconds between TERM and KILL
@@ -90,12 +92,17 @@ service_port() {
   return 1
 }
 
+management_port() {
+  local p; p="$(service_port "$1")" || return 1
+  echo $((p - PORT_BASE + MGMT_PORT_BASE))
+}
+
 component_ports() {
   case "$1" in
     postgres) echo "$PG_PORT" ;;
     kafka) echo "$KAFKA_PORT $KAFKA_CONTROLLER_PORT" ;;
     keycloak) echo "$KEYCLOAK_PORT" ;;
-    *) service_port "$1" ;;
+    *) echo "$(service_port "$1") $(management_port "$1")" ;;
   esac
 }
 
@@ -130,7 +137,7 @@ readiness_url() {
   case "$1" in
     keycloak) echo "$OIDC_URL/.well-known/openid-configuration" ;;
     postgres | kafka) echo "" ;;
-    *) echo "http://127.0.0.1:$(service_port "$1")/q/health/ready" ;;
+    *) echo "http://127.0.0.1:$(management_port "$1")/q/health/ready" ;;
   esac
 }
 

@@ -33,8 +33,11 @@ public class FakeDownstreams implements QuarkusTestResourceLifecycleManager {
             HttpServer server = vertx.createHttpServer().requestHandler(req -> serve(name, req));
             int port = server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().join().actualPort();
             config.put("jobmon.gateway.services." + name, "http://127.0.0.1:" + port);
+            config.put("jobmon.gateway.management." + name, "http://127.0.0.1:" + port);
         }
-        config.put("jobmon.gateway.services.diagnosis", "http://127.0.0.1:" + deadPort());
+        int dead = deadPort();
+        config.put("jobmon.gateway.services.diagnosis", "http://127.0.0.1:" + dead);
+        config.put("jobmon.gateway.management.diagnosis", "http://127.0.0.1:" + dead);
         return config;
     }
 

@@ -17,12 +17,15 @@ public final class Tokens {
 
     /** The issuer the WireMock server announces. */
     public static final String ISSUER = "https://server.example.com";
+    /** The audience the services require ({@code quarkus.oidc.token.audience}). */
+    public static final String AUDIENCE = "jobmon";
 
     private final String user;
     private String tenant = "t1";
     private Set<String> groups = Set.of();
     private Set<String> roles = Set.of("user");
     private Duration expiresIn = Duration.ofHours(1);
+    private String audience = AUDIENCE;
 
     private Tokens(String user) {
         this.user = user;
@@ -68,6 +71,12 @@ public final class Tokens {
         return this;
     }
 
+    /** A token issued for another audience (another client of the realm). */
+    public Tokens audience(String audience) {
+        this.audience = audience;
+        return this;
+    }
+
     public Tokens expiresIn(Duration expiresIn) {
         this.expiresIn = expiresIn;
         return this;
@@ -77,7 +86,7 @@ public final class Tokens {
         return Jwt.preferredUserName(user)
                 .subject(user)
                 .issuer(ISSUER)
-                .audience("https://service.example.com")
+                .audience(audience)
                 .claim("tenant", tenant)
                 .groups(groups)
                 .claim("realm_access", Map.of("roles", List.copyOf(roles)))

@@ -1,6 +1,8 @@
 package io.jobmon.contracts.api;
 
 import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.contracts.problem.Problem;
+import java.util.List;
 
 /** The {@code limit} of every list (api.md): default 50, 1..500; anything else is a 400 naming {@code limit}. */
 public final class Limits {
@@ -18,6 +20,19 @@ public final class Limits {
 
     public static int parse(String raw, int defaultValue, int max) {
         return parse("limit", raw, defaultValue, max);
+    }
+
+    /**
+     * For parsers that report every invalid parameter at once: adds the field error to {@code errors} and returns
+     * the default instead of throwing.
+     */
+    public static int parse(String raw, List<Problem.FieldError> errors) {
+        try {
+            return parse(raw);
+        } catch (ApiException e) {
+            errors.add(new Problem.FieldError("limit", "must be a whole number from 1 to " + MAX));
+            return DEFAULT;
+        }
     }
 
     /** The same rule for another positive bounded integer parameter (e.g. {@code tail}). */

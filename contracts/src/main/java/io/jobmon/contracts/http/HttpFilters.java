@@ -1,6 +1,11 @@
 package io.jobmon.contracts.http;
 
+import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.contracts.problem.DependencyFailures;
 import io.jobmon.contracts.problem.Problem;
+import io.jobmon.contracts.problem.ProblemMappers;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import org.jboss.logging.Logger;
 import io.jobmon.contracts.events.CloudEvents;
 import io.quarkus.security.AuthenticationException;
 import io.quarkus.security.ForbiddenException;
@@ -14,32 +19,51 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.MDC;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * What every jobmon HTTP server does around each request, REST or not:
  * <ul>
  * <li>accepts or creates {@code X-Request-Id}, puts it in the log MDC and echoes it in the response;</li>
  * <li>names itself in {@code X-Jobmon-Service} so that a response can be traced to the service that made it;</li>
- * <li>answers authentication and authorisation failures with a problem body instead of an empty one.</li>
+ * <li>refuses what no endpoint should see ({@link RequestChecks}: bodies over the limit, dot-segments, control
+ * characters, over-long URIs) with a problem body;</li>
+ * <li>answers every failure without a response (authentication, authorisation, Vert.x' own refusals) with a
+ * problem body instead of an empty one.</li>
  * </ul>
  */
 @ApplicationScoped
 public class HttpFilters {
 
     public static final String SERVICE_HEADER = "X-Jobmon-Service";
+    private static final Logger LOG = Logger.getLogger(HttpFilters.class);
 
     private final String service;
     private final long maxBodyBytes;
+    private final Set<String> largeBodyPaths;
+    private final long largeBodyBytes;
 
     /**
      * @param maxBodySize {@code jobmon.http.max-body-size}: a request declaring a larger body gets a 413 problem.
      *        Quarkus' own {@code quarkus.http.limits.max-body-size} stays above it as the hard ceiling for
-     *        chunked bodies, which it refuses without a body.
+     *        chunked bodies; what it refuses becomes the same problem.
+     * @param largeBodyPaths {@code jobmon.http.large-body-paths}: paths that take larger bodies (evidence bundles)
+     * @param largeBodySize {@code jobmon.http.large-body-size}: their limit
      */
     public HttpFilters(@ConfigProperty(name = "quarkus.application.name") String service,
-            @ConfigProperty(name = "jobmon.http.max-body-size", defaultValue = "10M") MemorySize maxBodySize) {
+            @ConfigProperty(name = "jobmon.http.max-body-size", defaultValue = "10M") MemorySize maxBodySize,
+            @ConfigProperty(name = "jobmon.http.large-body-paths") Optional<Set<String>> largeBodyPaths,
+            @ConfigProperty(name = "jobmon.http.large-body-size", defaultValue = "10M") MemorySize largeBodySize) {
         this.service = service;
         this.maxBodyBytes = maxBodySize.asLongValue();
+        this.largeBodyPaths = largeBodyPaths.orElse(Set.of());
+        this.largeBodyBytes = largeBodySize.asLongValue();
+    }
+
+    /** The body limit of a path. */
+    long bodyLimit(String path) {
+        return largeBodyPaths.contains(path) ? largeBodyBytes : maxBodyBytes;
     }
 
     void registerFilters(@Observes Filters filters) {
@@ -47,10 +71,10 @@ public class HttpFilters {
     }
 
     void registerFailureHandler(@Observes Router router) {
-        router.route().order(Integer.MIN_VALUE).failureHandler(this::securityFailure);
+        router.route().order(Integer.MIN_VALUE).failureHandler(this::failure);
         // Whatever no route serves is a 404 problem, not Vert.x's plain text page.
         router.route().last().handler(rc -> writeProblem(rc,
-                Problem.of(404, "Not Found", "no such resource: " + rc.request().path())));
+                Problem.of(404, "Not Found", ProblemMappers.NOT_FOUND)));
     }
 
     private void requestId(RoutingContext rc) {
@@ -58,11 +82,11 @@ public class HttpFilters {
         rc.put(RequestIds.MDC_KEY, id);
         MDC.put(RequestIds.MDC_KEY, id);
         rc.request().headers().set(RequestIds.HEADER, id);
-        rc.response().putHeader(RequestIds.HEADER, id);
-        rc.response().putHeader(SERVICE_HEADER, service);
-        if (declaredBodyTooLarge(rc)) {
-            writeProblem(rc, Problem.of(413, "Payload Too Large",
-                    "the request body is larger than the " + maxBodyBytes + " bytes this service accepts"));
+        rc.response().headers().set(RequestIds.HEADER, id);
+        rc.response().headers().set(SERVICE_HEADER, service);
+        Problem refused = RequestChecks.refusal(rc.request(), bodyLimit(rc.request().path()));
+        if (refused != null) {
+            writeProblem(rc, refused);
             return;
         }
         if (needsTokenButHasNone(rc)) {
@@ -73,15 +97,6 @@ public class HttpFilters {
         rc.next();
     }
 
-    private boolean declaredBodyTooLarge(RoutingContext rc) {
-        String length = rc.request().getHeader("Content-Length");
-        try {
-            return length != null && Long.parseLong(length.trim()) > maxBodyBytes;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
     private static boolean needsTokenButHasNone(RoutingContext rc) {
         if (!rc.request().path().startsWith("/api/") || rc.request().method() == HttpMethod.OPTIONS) {
             return false;
@@ -90,22 +105,48 @@ public class HttpFilters {
         return auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7);
     }
 
-    private void securityFailure(RoutingContext rc) {
-        Throwable failure = rc.failure();
-        int status = failure instanceof AuthenticationException || failure instanceof UnauthorizedException ? 401
-                : failure instanceof ForbiddenException ? 403
-                : rc.statusCode() == 401 || rc.statusCode() == 403 ? rc.statusCode() : -1;
-        if (failure instanceof io.quarkus.oidc.OIDCException && !rc.response().headWritten()) {
-            writeProblem(rc, Problem.of(503, "Service Unavailable", "the identity provider cannot be reached"));
-            return;
-        }
-        if (status < 0 || rc.response().headWritten()) {
+    /**
+     * Every failure that reaches the router without a response — security (401, 403), Vert.x' own refusals (400
+     * for a path that does not decode, 413 over the hard body limit), an error thrown by a plain route — ends
+     * with a problem body, never an empty one or a stack trace.
+     */
+    private void failure(RoutingContext rc) {
+        if (rc.response().headWritten()) {
             rc.next();
             return;
         }
-        String detail = status == 401 ? "a valid bearer token from the platform's identity provider is required"
-                : "the caller may not do this";
-        writeProblem(rc, Problem.of(status, status == 401 ? "Unauthorized" : "Forbidden", detail));
+        Throwable failure = rc.failure();
+        if (failure instanceof io.quarkus.oidc.OIDCException) {
+            writeProblem(rc, Problem.of(503, "Service Unavailable", "the identity provider cannot be reached"));
+            return;
+        }
+        int status = failure instanceof AuthenticationException || failure instanceof UnauthorizedException ? 401
+                : failure instanceof ForbiddenException ? 403
+                : rc.statusCode() >= 400 ? rc.statusCode() : 500;
+        switch (status) {
+            case 401 -> writeProblem(rc, Problem.of(401, "Unauthorized",
+                    "a valid bearer token from the platform's identity provider is required"));
+            case 403 -> writeProblem(rc, Problem.of(403, "Forbidden", "the caller may not do this"));
+            case 413 -> {
+                rc.response().putHeader("Connection", "close");
+                writeProblem(rc, RequestChecks.tooLarge(bodyLimit(rc.request().path())));
+            }
+            default -> {
+                if (status >= 500 && failure != null && DependencyFailures.isUnavailable(failure)) {
+                    rc.response().putHeader("Retry-After", ProblemMappers.RETRY_AFTER_SECONDS);
+                    writeProblem(rc, ApiException.unavailable(
+                            "a service this request needs is unavailable; try again shortly").toProblem());
+                } else if (status >= 500) {
+                    LOG.errorf(failure, "unexpected error on %s", rc.request().path());
+                    writeProblem(rc, Problem.of(500, "Internal Server Error",
+                            "the request failed; quote the request id to the platform team"));
+                } else {
+                    HttpResponseStatus s = HttpResponseStatus.valueOf(status);
+                    writeProblem(rc, Problem.of(status, s.reasonPhrase(), status == 400
+                            ? "the request is malformed (its path or query does not decode)" : s.reasonPhrase()));
+                }
+            }
+        }
     }
 
     /** Ends the response with a problem body; usable by any Vert.x route of a service. */

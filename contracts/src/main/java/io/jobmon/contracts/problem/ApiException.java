@@ -22,7 +22,7 @@ public class ApiException extends RuntimeException {
     }
 
     public Problem toProblem() {
-        String type = problemType == null ? "about:blank" : Problem.TYPE_BASE + problemType;
+        String type = problemType == null ? Problem.typeFor(status) : Problem.TYPE_BASE + problemType;
         return new Problem(type, title, status, getMessage(), null, errors, null);
     }
 
@@ -69,8 +69,13 @@ public class ApiException extends RuntimeException {
         return new ApiException(413, "Payload Too Large", "payload-too-large", detail, null);
     }
 
-    /** 503: a dependency this request needs is down. */
+    /** 503: a dependency this request needs is down; the answer carries {@code Retry-After}. */
     public static ApiException unavailable(String detail) {
         return new ApiException(503, "Service Unavailable", "dependency-unavailable", detail, null);
+    }
+
+    /** 429: too many requests of this caller; the answer carries {@code Retry-After}. */
+    public static ApiException tooManyRequests(String detail) {
+        return new ApiException(429, "Too Many Requests", "too-many-requests", detail, null);
     }
 }

@@ -2,9 +2,8 @@ package io.jobmon.contracts.readmodel;
 
 import io.jobmon.contracts.access.JobAccess;
 import io.jobmon.contracts.access.Visibility;
-import io.jobmon.contracts.events.CloudEvent;
-import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobSnapshot;
+import io.jobmon.contracts.messaging.Envelopes;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -12,7 +11,6 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The {@code job_access} table of a service: applies {@code jobmon.job.changes} snapshots and answers who may
@@ -20,23 +18,18 @@ import java.util.regex.Pattern;
  */
 public class JobAccessStore {
 
-    private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]*");
-
     private final SqlClient client;
     private final String upsert;
     private final String tombstone;
     private final String select;
 
     /**
-     * @param client the service's reactive pool (or any SQL client)
-     * @param schema the service's schema that holds {@code job_access}, e.g. {@code logs}
+     * @param client the service's reactive pool, or a transaction's connection to apply a snapshot together with
+     *        the service's own writes; {@code job_access} is found through the connection's {@code search_path}
      */
-    public JobAccessStore(SqlClient client, String schema) {
-        if (schema == null || !IDENTIFIER.matcher(schema).matches()) {
-            throw new IllegalArgumentException("not a plain schema name: " + schema);
-        }
+    public JobAccessStore(SqlClient client) {
         this.client = client;
-        String table = schema + ".job_access";
+        String table = "job_access";
         this.upsert = "INSERT INTO " + table + " AS a (job_id, tenant, owner, project, visibility, shares, version, deleted)"
                 + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (job_id) DO UPDATE SET tenant = EXCLUDED.tenant,"
                 + " owner = EXCLUDED.owner, project = EXCLUDED.project, visibility = EXCLUDED.visibility,"
@@ -72,9 +65,7 @@ public class JobAccessStore {
         if (value == null) {
             return key == null ? Uni.createFrom().voidItem() : tombstone(key);
         }
-        return Uni.createFrom().item(() -> CloudEvents.decode(value, JobSnapshot.class))
-                .map(CloudEvent::data)
-                .chain(this::apply);
+        return Uni.createFrom().item(() -> Envelopes.JOB_SNAPSHOT.data(key, value)).chain(this::apply);
     }
 
     /** The job's access facts; empty when the job is unknown or deleted. */

@@ -17,8 +17,8 @@
  *     deleted     BOOLEAN NOT NULL DEFAULT FALSE
  * );
  * </pre>
- * The store is given the schema name in its constructor and qualifies every statement with it
- * ({@code <schema>.job_access}), so it does not depend on the connection's {@code search_path}.
+ * Like all of a service's SQL, the store names the table unqualified: the service's reactive connections have
+ * {@code search_path} set to its schema ({@code quarkus.datasource.reactive.additional-properties.search_path}).
  *
  * <h2>Wiring in a service (three small pieces)</h2>
  * <pre>
@@ -26,20 +26,22 @@
  * &#64;ApplicationScoped
  * class AccessWiring {
  *     &#64;Produces &#64;ApplicationScoped
- *     JobAccessStore jobAccessStore(Pool pool) { return new JobAccessStore(pool, "logs"); }
+ *     JobAccessStore jobAccessStore(Pool pool) { return new JobAccessStore(pool); }
  *     &#64;Produces &#64;ApplicationScoped
  *     JobGuard jobGuard(JobAccessStore store) { return new JobGuard(store); }
  * }
  *
- * // 2. the consumer, with a consumer group of the service's own
+ * // 2. the consumer, with a consumer group of the service's own, under the suite's consumer rule
  * &#64;ApplicationScoped
  * class JobChangesConsumer {
  *     private final JobAccessStore store;
- *     JobChangesConsumer(JobAccessStore store) { this.store = store; }
+ *     private final ConsumerRule rule;
+ *     JobChangesConsumer(JobAccessStore store, ConsumerRule rule) { this.store = store; this.rule = rule; }
  *
  *     &#64;Incoming("job-changes")
  *     Uni&lt;Void&gt; consume(ConsumerRecord&lt;String, String&gt; record) {
- *         return store.applyRecord(record.key(), record.value()); // InvalidRecordException → DLQ
+ *         // InvalidRecordException → DLQ; any other failure retried until it succeeds
+ *         return rule.handle("job-changes", Topics.JOB_CHANGES, () -&gt; store.applyRecord(record.key(), record.value()));
  *     }
  * }
  * // application.properties

@@ -55,6 +55,11 @@ final class LocalStack {
         return "http://localhost:" + portBase;
     }
 
+    /** The gateway's management interface (probes, Prometheus): never the API port. */
+    String gatewayManagement() {
+        return "http://localhost:" + (portBase + 1000);
+    }
+
     String keycloak() {
         return "http://localhost:" + keycloakPort;
     }

@@ -158,7 +158,9 @@ class StackIT {
 
     @Test
     void gatewayReadinessReportsEveryServiceUp() {
-        HttpResponse<String> r = Http.get(stack.gateway() + "/q/health/ready", null);
+        assertEquals(404, Http.get(stack.gateway() + "/q/health/ready", null).statusCode(),
+                "the API port serves no management endpoint");
+        HttpResponse<String> r = Http.get(stack.gatewayManagement() + "/q/health/ready", null);
         assertEquals(200, r.statusCode(), r.body());
         JsonNode health = Http.json(r);
         assertEquals("UP", health.get("status").asText(), r.body());

@@ -6,16 +6,14 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 
-/** The job-access read model of {@code jobmon.job.changes} (contracts' readmodel) over {@code diagnosis.job_access}. */
+/** The job-access read model of {@code jobmon.job.changes} (contracts' readmodel) over {@code job_access}. */
 @ApplicationScoped
 public class AccessWiring {
-
-    public static final String SCHEMA = "diagnosis";
 
     @Produces
     @ApplicationScoped
     JobAccessStore jobAccessStore(Pool pool) {
-        return new JobAccessStore(pool, SCHEMA);
+        return new JobAccessStore(pool);
     }
 
     @Produces

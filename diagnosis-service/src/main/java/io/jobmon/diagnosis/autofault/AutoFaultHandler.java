@@ -1,7 +1,7 @@
 package io.jobmon.diagnosis.autofault;
 
 import io.jobmon.diagnosis.config.DiagnosisConfig;
-import io.jobmon.diagnosis.messaging.CommandPublisher;
+import io.jobmon.diagnosis.messaging.OutgoingEvents;
 import io.jobmon.diagnosis.repository.DiagnosisQueries;
 import io.jobmon.diagnosis.repository.FaultActionRepository;
 import io.jobmon.diagnosis.repository.FaultActionRepository.FaultAction;
@@ -20,7 +20,7 @@ import org.jboss.logging.Logger;
 
 /**
  * After each periodic diagnosis: if it and the one before agree on RESTART or TERMINATE, decide (see
- * {@link AutoFaultPolicy}), record the decision with both diagnosis ids, and publish the command once.
+ * {@link AutoFaultPolicy}), record the decision with both diagnosis ids, and put the command in the outbox in the same transaction.
  *
  * <p>Decisions about one job are serialised across instances by a transaction-scoped advisory lock, so two
  * instances finishing consecutive diagnoses at the same moment cannot both decide. A diagnosis takes part in at most
@@ -37,16 +37,16 @@ public class AutoFaultHandler {
     private final DiagnosisQueries queries;
     private final SnapshotRepository snapshots;
     private final FaultActionRepository actions;
-    private final CommandPublisher commands;
+    private final OutgoingEvents events;
     private final DiagnosisConfig config;
 
     public AutoFaultHandler(Pool pool, DiagnosisQueries queries, SnapshotRepository snapshots,
-            FaultActionRepository actions, CommandPublisher commands, DiagnosisConfig config) {
+            FaultActionRepository actions, OutgoingEvents events, DiagnosisConfig config) {
         this.pool = pool;
         this.queries = queries;
         this.snapshots = snapshots;
         this.actions = actions;
-        this.commands = commands;
+        this.events = events;
         this.config = config;
     }
 
@@ -54,7 +54,7 @@ public class AutoFaultHandler {
         if (!config.autoFault().enabled() || !AutoFaultPolicy.actionable(current.action(), current.category())) {
             return;
         }
-        Optional<FaultAction> decided = pool.withTransaction(tx -> tx
+        pool.withTransaction(tx -> tx
                 .preparedQuery("SELECT pg_advisory_xact_lock(hashtext($1))").execute(Tuple.of("auto-fault:" + current.jobId()))
                 .chain(() -> queries.previousPeriodic(tx, current))
                 .chain(previous -> previous.filter(p -> current.action().equals(p.action())
@@ -62,7 +62,6 @@ public class AutoFaultHandler {
                         ? Uni.createFrom().item(Optional.<FaultAction>empty())
                         : decide(tx, previous.get(), current)))
                 .await().atMost(DB);
-        decided.filter(a -> AutoFaultPolicy.Outcome.COMMANDED.name().equals(a.outcome())).ifPresent(commands::publish);
     }
 
     /** Inside the job's lock: cool-down, policy, record. Empty when nothing was recorded. */
@@ -78,7 +77,9 @@ public class AutoFaultHandler {
                         current.category(), snapshot);
                 FaultAction action = new FaultAction("cmd-" + UUID.randomUUID(), current.jobId(), previous.id(),
                         current.id(), current.action(), decision.outcome().name(), decision.reason(), Instant.now());
-                return actions.insert(tx, action).map(inserted -> {
+                boolean commanded = decision.outcome() == AutoFaultPolicy.Outcome.COMMANDED;
+                return actions.insert(tx, action).call(inserted -> inserted && commanded
+                        ? events.command(tx, action) : Uni.createFrom().voidItem()).map(inserted -> {
                     if (inserted) {
                         LOG.infof("job %s: automatic %s %s (%s, %s): %s", current.jobId(), current.action(),
                                 decision.outcome(), previous.id(), current.id(), decision.reason());

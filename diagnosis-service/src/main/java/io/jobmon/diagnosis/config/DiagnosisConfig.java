@@ -10,10 +10,6 @@ import java.util.List;
 @ConfigMapping(prefix = "jobmon.diagnosis")
 public interface DiagnosisConfig {
 
-    /** Largest body of any API request but an evidence bundle (task requests and feedback are small). */
-    @WithDefault("1M")
-    MemorySize maxRequestSize();
-
     Analyze analyze();
 
     Tasks tasks();
@@ -66,13 +62,10 @@ public interface DiagnosisConfig {
         @WithDefault("3")
         int maxAttempts();
 
-        /** How often each instance looks for tasks to run and results to publish (also in {@code @Scheduled}). */
+        /** How often each instance looks for tasks to run (also in {@code @Scheduled}). */
         @WithDefault("2s")
         Duration pollInterval();
 
-        /** A finished diagnosis not yet acknowledged by Kafka after this is published again. */
-        @WithDefault("30s")
-        Duration republishAfter();
     }
 
     /** Gathering evidence from the other services. */

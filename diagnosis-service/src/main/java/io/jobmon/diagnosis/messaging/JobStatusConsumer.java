@@ -1,8 +1,10 @@
 package io.jobmon.diagnosis.messaging;
 
-import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.contracts.events.Topics;
+import io.jobmon.contracts.messaging.ConsumerRule;
+import io.jobmon.contracts.messaging.Envelopes;
 import io.jobmon.diagnosis.config.DiagnosisConfig;
 import io.jobmon.diagnosis.evidence.LocalEvidence;
 import io.jobmon.diagnosis.repository.DiagnosisRepository;
@@ -20,7 +22,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 /**
  * {@code jobmon.job.status}: a job that became FAILED or ABNORMAL gets an automatic diagnosis task (trigger
  * {@code JOB_FAILED}), seeded with the record's pods and reason. Idempotent per (jobId, sequence): a redelivered
- * record finds its task stored already. An invalid record goes to the DLQ with the reason.
+ * record finds its task stored already. Under the suite's consumer rule: an invalid record to the DLQ with the
+ * reason, any other failure retried until it succeeds.
  */
 @ApplicationScoped
 public class JobStatusConsumer {
@@ -31,19 +34,22 @@ public class JobStatusConsumer {
     private final Pool pool;
     private final DiagnosisRepository repository;
     private final DiagnosisConfig config;
+    private final ConsumerRule rule;
 
-    public JobStatusConsumer(Pool pool, DiagnosisRepository repository, DiagnosisConfig config) {
+    public JobStatusConsumer(Pool pool, DiagnosisRepository repository, DiagnosisConfig config, ConsumerRule rule) {
         this.pool = pool;
         this.repository = repository;
         this.config = config;
+        this.rule = rule;
     }
 
     @Incoming("job-status")
     public Uni<Void> consume(ConsumerRecord<String, String> record) {
-        return Uni.createFrom().item(() -> CloudEvents.decode(record.value(), JobStatusChanged.class).data())
-                .chain(change -> needsDiagnosis(change)
-                        ? Transient.retry(repository.insert(pool, task(change))).replaceWithVoid()
-                        : Uni.createFrom().voidItem());
+        return rule.handle("job-status", Topics.JOB_STATUS, () -> {
+            JobStatusChanged change = Envelopes.JOB_STATUS.data(record.key(), record.value());
+            return needsDiagnosis(change) ? repository.insert(pool, task(change)).replaceWithVoid()
+                    : Uni.createFrom().voidItem();
+        });
     }
 
     private boolean needsDiagnosis(JobStatusChanged c) {

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads of the {@code diagnosis} table: one by id, a job's history, and what still has to be published. */
+/** Reads of the {@code diagnosis} table: one by id, a job's history. */
 @ApplicationScoped
 public class DiagnosisQueries {
 
@@ -50,14 +50,4 @@ public class DiagnosisQueries {
                 .map(DiagnosisRepository::first);
     }
 
-    /** Finished diagnoses that Kafka has not acknowledged for {@code olderThan}: published again. */
-    public Uni<List<DiagnosisTask>> unpublished(SqlClient db, Duration olderThan, int limit) {
-        String sql = SELECT + "WHERE status = 'DONE' AND published_at IS NULL "
-                + "AND finished_at < now() - make_interval(secs => $1) ORDER BY finished_at LIMIT $2";
-        return db.preparedQuery(sql).execute(Tuple.of((double) olderThan.toSeconds(), limit)).map(rows -> {
-            List<DiagnosisTask> out = new ArrayList<>();
-            rows.forEach(r -> out.add(Rows.task(r)));
-            return out;
-        });
-    }
 }

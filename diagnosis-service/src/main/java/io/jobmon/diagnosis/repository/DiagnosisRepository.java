@@ -62,7 +62,7 @@ public class DiagnosisRepository {
     }
 
     /** Stores the result of a task this instance holds; false when the claim was lost meanwhile. */
-    public Uni<Boolean> complete(SqlClient db, String id, String instance, Outcome o) {
+    public Uni<Boolean> complete(SqlClient db, String id, String instance, Completion o) {
         String sql = "UPDATE diagnosis SET status = 'DONE', finished_at = now(), claimed_until = NULL, category = $3, "
                 + "action = $4, confidence = $5, result = $6::text::jsonb, missing_sources = $7, source_errors = $8::text::jsonb, "
                 + "error = NULL WHERE id = $1 AND claimed_by = $2 AND status = 'RUNNING'";
@@ -88,17 +88,12 @@ public class DiagnosisRepository {
                 + "error = $2 WHERE id = $1").execute(Tuple.of(id, error)).replaceWithVoid();
     }
 
-    public Uni<Void> markPublished(SqlClient db, String id) {
-        return db.preparedQuery("UPDATE diagnosis SET published_at = now() WHERE id = $1").execute(Tuple.of(id))
-                .replaceWithVoid();
-    }
-
     static Optional<DiagnosisTask> first(RowSet<Row> rows) {
         return rows.size() == 0 ? Optional.empty() : Optional.of(Rows.task(rows.iterator().next()));
     }
 
     /** A finished analysis as stored. */
-    public record Outcome(String category, String action, double confidence, String resultJson,
+    public record Completion(String category, String action, double confidence, String resultJson,
             List<String> missingSources, Map<String, String> sourceErrors) {
     }
 }

@@ -37,22 +37,6 @@ public class FaultActionRepository {
                 .execute(Tuple.of(jobId)).map(rows -> Rows.instant(rows.iterator().next(), "t"));
     }
 
-    public Uni<Void> markPublished(SqlClient db, String id) {
-        return db.preparedQuery("UPDATE fault_action SET published_at = now() WHERE id = $1").execute(Tuple.of(id))
-                .replaceWithVoid();
-    }
-
-    /** Commands decided but not acknowledged by Kafka for {@code olderThan}: published again. */
-    public Uni<List<FaultAction>> unpublished(SqlClient db, Duration olderThan, int limit) {
-        String sql = "SELECT * FROM fault_action WHERE outcome = 'COMMANDED' AND published_at IS NULL "
-                + "AND created_at < now() - make_interval(secs => $1) ORDER BY created_at LIMIT $2";
-        return db.preparedQuery(sql).execute(Tuple.of((double) olderThan.toSeconds(), limit)).map(rows -> {
-            List<FaultAction> out = new ArrayList<>();
-            rows.forEach(r -> out.add(row(r)));
-            return out;
-        });
-    }
-
     public Uni<List<FaultAction>> forJob(SqlClient db, String jobId) {
         return db.preparedQuery("SELECT * FROM fault_action WHERE job_id = $1 ORDER BY created_at")
                 .execute(Tuple.of(jobId)).map(rows -> {

@@ -42,9 +42,11 @@ public class AnalyzeRoute {
         this.maxBytes = config.analyze().maxBundleSize().asLongValue();
     }
 
+    static final String ANALYZE = "/api/v1/diagnoses/analyze";
+
     void register(@Observes Router router) {
         // After the security filters (authentication, the /api permission), before Quarkus REST.
-        router.post(BodyLimit.ANALYZE).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT)
+        router.post(ANALYZE).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT)
                 .handler(BodyHandler.create(false).setBodyLimit(maxBytes).setHandleFileUploads(false))
                 .handler(this::analyze);
     }

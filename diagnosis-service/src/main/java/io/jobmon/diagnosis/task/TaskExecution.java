@@ -11,10 +11,11 @@ import io.jobmon.diagnosis.engine.Diagnosis;
 import io.jobmon.diagnosis.evidence.EvidenceGatherer;
 import io.jobmon.diagnosis.evidence.Gathered;
 import io.jobmon.diagnosis.evidence.LocalEvidence;
-import io.jobmon.diagnosis.messaging.DiagnosisPublisher;
+import io.jobmon.diagnosis.messaging.OutgoingEvents;
 import io.jobmon.diagnosis.repository.DiagnosisQueries;
 import io.jobmon.diagnosis.repository.DiagnosisRepository;
 import io.jobmon.diagnosis.repository.SnapshotRepository;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * One claimed task from start to end, on a worker thread: gather the evidence, analyse it, store the result, publish
+ * One claimed task from start to end, on a worker thread: gather the evidence, analyse it, store the result with its event in the outbox, and
  * it to {@code jobmon.diagnoses}, and hand periodic ones to automatic fault handling. A failure puts the task back
  * (PENDING, later) until its attempts are used up.
  */
@@ -39,20 +40,20 @@ public class TaskExecution {
     private final SnapshotRepository snapshots;
     private final EvidenceGatherer gatherer;
     private final AnalysisRunner analysis;
-    private final DiagnosisPublisher publisher;
+    private final OutgoingEvents events;
     private final AutoFaultHandler autoFault;
     private final DiagnosisConfig config;
 
     public TaskExecution(Pool pool, DiagnosisRepository repository, DiagnosisQueries queries,
             SnapshotRepository snapshots, EvidenceGatherer gatherer, AnalysisRunner analysis,
-            DiagnosisPublisher publisher, AutoFaultHandler autoFault, DiagnosisConfig config) {
+            OutgoingEvents events, AutoFaultHandler autoFault, DiagnosisConfig config) {
         this.pool = pool;
         this.repository = repository;
         this.queries = queries;
         this.snapshots = snapshots;
         this.gatherer = gatherer;
         this.analysis = analysis;
-        this.publisher = publisher;
+        this.events = events;
         this.autoFault = autoFault;
         this.config = config;
     }
@@ -68,10 +69,16 @@ public class TaskExecution {
                     snapshots.find(pool, task.jobId()).await().atMost(DB).map(LocalEvidence::fromSnapshot).orElse(null));
             Gathered gathered = gatherer.gather(task, authorization, seed);
             Diagnosis d = analysis.analyzeBlocking(gathered.bundle(), locale(task.locale()));
-            DiagnosisRepository.Outcome outcome = new DiagnosisRepository.Outcome(d.category().name(),
+            DiagnosisRepository.Completion outcome = new DiagnosisRepository.Completion(d.category().name(),
                     d.action().name(), d.confidence(), CloudEvents.toJson(d), gathered.missingSources(),
                     gathered.sourceErrors());
-            if (!repository.complete(pool, task.id(), instance, outcome).await().atMost(DB)) {
+            // The result and its event on jobmon.diagnoses commit together (the outbox publishes after).
+            boolean stored = pool.withTransaction(tx -> repository.complete(tx, task.id(), instance, outcome)
+                    .call(done -> !done ? Uni.createFrom().voidItem() : events.finished(tx, task.id(), task.jobId(),
+                            task.trigger().name(), d.category().name(), d.action().name(), d.summary(),
+                            d.confidence())))
+                    .await().atMost(DB);
+            if (!stored) {
                 LOG.infof("diagnosis %s was taken over by another instance; result dropped", task.id());
                 return;
             }
@@ -80,7 +87,6 @@ public class TaskExecution {
             return;
         }
         DiagnosisTask done = queries.find(pool, task.id()).await().atMost(DB).orElseThrow();
-        publisher.publish(done);
         if (done.trigger() == DiagnosisTask.Trigger.PERIODIC) {
             autoFault.afterDiagnosis(done);
         }

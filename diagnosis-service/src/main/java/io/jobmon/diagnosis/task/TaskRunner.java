@@ -1,5 +1,6 @@
 package io.jobmon.diagnosis.task;
 
+import io.jobmon.contracts.http.RequestIds;
 import io.jobmon.diagnosis.config.DiagnosisConfig;
 import io.jobmon.diagnosis.evidence.ServiceToken;
 import io.jobmon.diagnosis.repository.DiagnosisRepository;
@@ -18,6 +19,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 /**
  * Runs diagnosis tasks on a few worker threads of this instance. A user's task is started at once by the instance
@@ -57,8 +59,10 @@ public class TaskRunner {
 
     /** Starts the task just stored by this instance with the caller's token; if busy, the poll takes it later. */
     public void runSoon(String id, String authorization) {
+        // The task's log lines carry the X-Request-Id of the request that asked for it.
+        String requestId = RequestIds.current();
         try {
-            workers.execute(() -> guarded(() -> repository.claim(pool, id, instance, config.tasks().claimTtl())
+            workers.execute(() -> guarded(requestId != null ? requestId : "diagnosis:" + id, () -> repository.claim(pool, id, instance, config.tasks().claimTtl())
                     .await().atMost(Duration.ofSeconds(10))
                     .ifPresent(task -> execution.run(task, instance, Optional.ofNullable(authorization)))));
         } catch (RejectedExecutionException e) {
@@ -83,15 +87,17 @@ public class TaskRunner {
         }
         for (DiagnosisTask task : due) {
             try {
-                workers.execute(() -> guarded(() -> execution.run(task, instance, serviceToken.authorization())));
+                workers.execute(() -> guarded("diagnosis:" + task.id(),
+                        () -> execution.run(task, instance, serviceToken.authorization())));
             } catch (RejectedExecutionException e) {
                 LOG.infof("diagnosis %s claimed but workers busy; taken over when its claim expires", task.id());
             }
         }
     }
 
-    private void guarded(Runnable work) {
+    private void guarded(String requestId, Runnable work) {
         busy.incrementAndGet();
+        MDC.put(RequestIds.MDC_KEY, requestId);
         try {
             work.run();
         } catch (RuntimeException e) {
@@ -101,6 +107,7 @@ public class TaskRunner {
                 LOG.errorf(e, "diagnosis task failed unexpectedly");
             }
         } finally {
+            MDC.remove(RequestIds.MDC_KEY);
             busy.decrementAndGet();
         }
     }

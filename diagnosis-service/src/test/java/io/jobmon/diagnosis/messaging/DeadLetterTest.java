@@ -59,6 +59,34 @@ class DeadLetterTest {
         Jobs.job(Jobs.newId("after")).publish(); // the partition moved on
     }
 
+    /** The envelope check on both channels: foreign types, other spec versions and mismatched keys are refused. */
+    @Test
+    void foreignTypesOtherSpecVersionsAndMismatchedKeysGoToTheDlqAndCreateNothing() {
+        String job = Jobs.job(Jobs.newId("envelope")).publish();
+        String failed = Records.status(job, JobStatus.FAILED, 1, "Error", "exit 1", "Error", 1);
+        KafkaTestClient.send(Topics.JOB_STATUS, job, failed.replace("io.jobmon.job.status.v1", "com.evil.thing"));
+        KafkaTestClient.send(Topics.JOB_STATUS, job, failed.replace("\"specversion\":\"1.0\"", "\"specversion\":\"2.0\""));
+        String other = Jobs.newId("other");
+        KafkaTestClient.send(Topics.JOB_STATUS, other, failed);
+        List<ConsumerRecord<String, String>> dead = KafkaTestClient.await(Topics.dlq(Topics.JOB_STATUS),
+                r -> r.value() != null && r.value().contains(job), 3, Duration.ofSeconds(60));
+        assertEquals(3, dead.size());
+        assertTrue(reason(dead.get(0)).contains("com.evil.thing"), reason(dead.get(0)));
+        assertTrue(reason(dead.get(1)).contains("specversion"), reason(dead.get(1)));
+        assertTrue(reason(dead.get(2)).contains(other), reason(dead.get(2)));
+        assertEquals(0, Diagnoses.history(Tokens.alice(), job).getList("items").size(),
+                "no automatic diagnosis came of a refused record");
+
+        String ghost = Jobs.newId("ghost");
+        String snapshot = CloudEvents.encode("/test", "io.jobmon.job.snapshot.v1", ghost, Map.of("jobId", ghost,
+                "tenant", "t1", "owner", "alice", "version", 1, "shares", List.of()));
+        KafkaTestClient.send(Topics.JOB_CHANGES, Jobs.newId("not-the-subject"), snapshot);
+        KafkaTestClient.send(Topics.JOB_CHANGES, ghost, snapshot.replace("io.jobmon.job.snapshot.v1", "com.evil.thing"));
+        List<ConsumerRecord<String, String>> refused = KafkaTestClient.await(Topics.dlq(Topics.JOB_CHANGES),
+                r -> r.value() != null && r.value().contains(ghost), 2, Duration.ofSeconds(60));
+        assertEquals(2, refused.size(), "no ghost access row from a snapshot keyed or typed wrongly");
+    }
+
     private static ConsumerRecord<String, String> awaitDead(String topic, String key) {
         List<ConsumerRecord<String, String>> dead = KafkaTestClient.await(Topics.dlq(topic), r -> key.equals(r.key()), 1,
                 Duration.ofSeconds(60));

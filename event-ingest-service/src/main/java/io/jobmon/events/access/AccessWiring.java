@@ -2,7 +2,6 @@ package io.jobmon.events.access;
 
 import io.jobmon.contracts.readmodel.JobAccessStore;
 import io.jobmon.contracts.readmodel.JobGuard;
-import io.jobmon.events.ingest.Sql;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -14,7 +13,7 @@ public class AccessWiring {
     @Produces
     @ApplicationScoped
     JobAccessStore jobAccessStore(Pool pool) {
-        return new JobAccessStore(pool, Sql.SCHEMA);
+        return new JobAccessStore(pool);
     }
 
     @Produces

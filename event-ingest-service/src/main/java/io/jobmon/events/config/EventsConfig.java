@@ -19,10 +19,6 @@ public interface EventsConfig {
     @WithDefault("1")
     int quotaFirstPerReason();
 
-    /** Age after which an unpublished status transition is swept from the outbox and published (its publisher died). */
-    @WithDefault("10")
-    int outboxSweepAfterSeconds();
-
     /**
      * Jobs whose state a consumer keeps in memory between batches (checked against the stored version before
      * use): a batch touching kept jobs reads only their version. 0 reads every job from the store.

@@ -28,7 +28,7 @@ public class EventPartitions {
     private static final DateTimeFormatter NAME = DateTimeFormatter.ofPattern("'event_p'yyyyMMdd");
     private static final String LIST = "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
             + " JOIN pg_class p ON p.oid = i.inhparent JOIN pg_namespace n ON n.oid = p.relnamespace"
-            + " WHERE n.nspname = 'events' AND p.relname = 'event'";
+            + " WHERE n.nspname = current_schema() AND p.relname = 'event'";
 
     private final Pool pool;
     private final EventsConfig config;
@@ -84,14 +84,14 @@ public class EventPartitions {
                 }
             }
             return Multi.createFrom().iterable(drop).onItem()
-                    .transformToUniAndConcatenate(n -> pool.query("DROP TABLE IF EXISTS events." + n).execute()
+                    .transformToUniAndConcatenate(n -> pool.query("DROP TABLE IF EXISTS " + n).execute()
                             .invoke(() -> known.remove(LocalDate.parse(n.substring(7), DateTimeFormatter.BASIC_ISO_DATE))))
                     .collect().asList().replaceWith(drop);
         });
     }
 
     private static String create(LocalDate d) {
-        return "CREATE TABLE IF NOT EXISTS events." + NAME.format(d) + " PARTITION OF events.event FOR VALUES FROM ('"
+        return "CREATE TABLE IF NOT EXISTS " + NAME.format(d) + " PARTITION OF event FOR VALUES FROM ('"
                 + d + "T00:00:00Z') TO ('" + d.plusDays(1) + "T00:00:00Z')";
     }
 

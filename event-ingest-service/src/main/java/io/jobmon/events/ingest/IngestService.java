@@ -6,7 +6,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,16 +17,15 @@ import java.util.Set;
 /**
  * Applies a batch of decoded {@code jobmon.k8s.raw} records in one transaction: the partitions' applied offsets
  * (locked), the jobs (locked), pods, events, quota, job states, the outbox, and the new offsets. Records at
- * offsets already applied are skipped, so a batch re-read after a crash changes nothing twice.
+ * offsets already applied are skipped, so a batch re-read after a crash changes nothing twice. A failure is the
+ * caller's to retry ({@code RawConsumer}, under the suite's consumer rule): the batch's jobs kept in memory are
+ * taken out of the cache first, so a retry reads them again.
  */
 @ApplicationScoped
 public class IngestService {
 
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(IngestService.class);
-
-    /** The outcome of a batch: what changed and the transitions to publish now. */
-    public record Result(BatchWrites writes, List<OutboxRepository.Pending> outbox, int replayed,
-            List<JobStateCache.Entry> committed) {
+    /** The outcome of a batch: what changed (its transitions are in the outbox), records already applied. */
+    public record Result(BatchWrites writes, int replayed, List<JobStateCache.Entry> committed) {
     }
 
     private final Pool pool;
@@ -35,14 +33,14 @@ public class IngestService {
     private final JobStateRepository jobs;
     private final QuotaRepository quotas;
     private final StoreRepository store;
-    private final OutboxRepository outbox;
+    private final StatusOutbox outbox;
     private final EventPartitions partitions;
     private final JobResolver resolver;
     private final JobStateCache cache;
     private final EventsConfig config;
 
     public IngestService(Pool pool, OffsetRepository offsets, JobStateRepository jobs, QuotaRepository quotas,
-            StoreRepository store, OutboxRepository outbox, EventPartitions partitions, JobResolver resolver,
+            StoreRepository store, StatusOutbox outbox, EventPartitions partitions, JobResolver resolver,
             JobStateCache cache, EventsConfig config) {
         this.pool = pool;
         this.offsets = offsets;
@@ -68,11 +66,7 @@ public class IngestService {
         return partitions.ensureFor(days)
                 .chain(() -> resolver.resolve(records))
                 .chain(resolved -> pool.withTransaction(conn -> applyIn(conn, topic, resolved, lastOffsets, retentionStart)))
-                .invoke(result -> cache.put(result.committed()))
-                // The records are valid (invalid ones went to the DLQ before): a failing store is waited for, never
-                // skipped; the partition stays where it is and the kept jobs are read again.
-                .onFailure().invoke(e -> LOG.warnf("batch of %d records failed, retrying: %s", records.size(), e))
-                .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(10)).indefinitely();
+                .invoke(result -> cache.put(result.committed()));
     }
 
     private Uni<Result> applyIn(SqlConnection conn, String topic, List<RawRecord> records, Map<Integer, Long> last,
@@ -98,9 +92,9 @@ public class IngestService {
                     }
                 }
                 return write(conn, w, state.jobs(), quota)
-                        .chain(() -> outbox.add(conn, w.transitions()))
-                        .call(() -> offsets.save(conn, topic, newNext))
-                        .map(pending -> new Result(w, pending, replayed, committed(state.jobs(), quota, versions)));
+                        .chain(() -> outbox.append(conn, w.transitions()))
+                        .chain(() -> offsets.save(conn, topic, newNext))
+                        .map(x -> new Result(w, replayed, committed(state.jobs(), quota, versions)));
             }));
         });
     }

@@ -18,10 +18,10 @@ import java.util.Map;
 public class JobResolver {
 
     private static final String BY_POD = "SELECT p.cluster || '/' || p.namespace || '/' || p.name AS k, p.job_id"
-            + " FROM events.pod_state p JOIN unnest($1::text[], $2::text[], $3::text[]) AS u(c, n, m)"
+            + " FROM pod_state p JOIN unnest($1::text[], $2::text[], $3::text[]) AS u(c, n, m)"
             + " ON p.cluster = u.c AND p.namespace = u.n AND p.name = u.m";
     private static final String BY_JOB = "SELECT DISTINCT p.cluster || '/' || p.namespace || '/' || p.k8s_job AS k, p.job_id"
-            + " FROM events.pod_state p JOIN unnest($1::text[], $2::text[], $3::text[]) AS u(c, n, m)"
+            + " FROM pod_state p JOIN unnest($1::text[], $2::text[], $3::text[]) AS u(c, n, m)"
             + " ON p.cluster = u.c AND p.namespace = u.n AND p.k8s_job = u.m";
 
     private final SqlClient client;

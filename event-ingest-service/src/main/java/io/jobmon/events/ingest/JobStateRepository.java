@@ -1,5 +1,6 @@
 package io.jobmon.events.ingest;
 
+import io.jobmon.events.support.StoredJson;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.events.k8s.PodView;
@@ -25,14 +26,14 @@ public class JobStateRepository {
 
     private static final TypeReference<Map<String, Signal>> SIGNALS = new TypeReference<>() {
     };
-    private static final String ENSURE = "INSERT INTO events.job_state (job_id) SELECT j FROM unnest($1::text[]) AS j"
+    private static final String ENSURE = "INSERT INTO job_state (job_id) SELECT j FROM unnest($1::text[]) AS j"
             + " ORDER BY j ON CONFLICT DO NOTHING";
-    private static final String LOCK = "SELECT job_id, version FROM events.job_state WHERE job_id = ANY($1::text[])"
+    private static final String LOCK = "SELECT job_id, version FROM job_state WHERE job_id = ANY($1::text[])"
             + " ORDER BY job_id FOR UPDATE";
     private static final String ROWS = "SELECT job_id, cluster, status, reason, message, exit_code, sequence,"
-            + " stop_requested, signals::text AS signals FROM events.job_state WHERE job_id = ANY($1::text[])";
-    private static final String PODS = "SELECT job_id, view::text AS view FROM events.pod_state WHERE job_id = ANY($1::text[])";
-    private static final String SAVE = "UPDATE events.job_state j SET cluster = u.cluster, status = u.status,"
+            + " stop_requested, signals::text AS signals FROM job_state WHERE job_id = ANY($1::text[])";
+    private static final String PODS = "SELECT job_id, view::text AS view FROM pod_state WHERE job_id = ANY($1::text[])";
+    private static final String SAVE = "UPDATE job_state j SET cluster = u.cluster, status = u.status,"
             + " reason = u.reason, message = u.message, exit_code = u.exit_code, sequence = u.sequence,"
             + " stop_requested = u.stop, signals = u.signals::jsonb, version = j.version + 1, updated_at = now()"
             + " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[],"
@@ -74,7 +75,7 @@ public class JobStateRepository {
         return conn.preparedQuery(PODS).execute(Tuple.of((Object) ids))
                 .invoke(rows -> {
                     for (Row r : rows) {
-                        PodView p = Sql.read(r.getString("view"), PodView.class);
+                        PodView p = StoredJson.read(r.getString("view"), PodView.class);
                         pods.computeIfAbsent(r.getString("job_id"), k -> new LinkedHashMap<>())
                                 .put(p.namespace() + "/" + p.name(), p);
                     }
@@ -85,7 +86,7 @@ public class JobStateRepository {
                         String id = r.getString("job_id");
                         String status = r.getString("status");
                         jobs.put(id, new JobModel(id, r.getString("cluster"), pods.getOrDefault(id, Map.of()),
-                                Sql.read(r.getString("signals"), SIGNALS), Boolean.TRUE.equals(r.getBoolean("stop_requested")),
+                                StoredJson.read(r.getString("signals"), SIGNALS), Boolean.TRUE.equals(r.getBoolean("stop_requested")),
                                 status == null ? null : JobStatus.valueOf(status), r.getString("reason"),
                                 r.getString("message"), r.getInteger("exit_code"), r.getLong("sequence")));
                     }
@@ -115,7 +116,7 @@ public class JobStateRepository {
             exit[i] = j.exitCode();
             seq[i] = j.sequence();
             stop[i] = j.stopRequested();
-            signals[i] = Sql.json(j.signals());
+            signals[i] = StoredJson.json(j.signals());
         }
         return conn.preparedQuery(SAVE).execute(Tuple.from(List.of(id, cluster, status, reason, message, exit, seq, stop, signals)))
                 .replaceWithVoid();

@@ -16,11 +16,11 @@ import java.util.Set;
 @ApplicationScoped
 public class OffsetRepository {
 
-    private static final String ENSURE = "INSERT INTO events.consumer_offset (topic, kafka_partition, next_offset)"
+    private static final String ENSURE = "INSERT INTO consumer_offset (topic, kafka_partition, next_offset)"
             + " SELECT $1, p, 0 FROM unnest($2::int[]) AS p ON CONFLICT DO NOTHING";
-    private static final String LOCK = "SELECT kafka_partition, next_offset FROM events.consumer_offset"
+    private static final String LOCK = "SELECT kafka_partition, next_offset FROM consumer_offset"
             + " WHERE topic = $1 AND kafka_partition = ANY($2::int[]) ORDER BY kafka_partition FOR UPDATE";
-    private static final String SAVE = "UPDATE events.consumer_offset o SET next_offset = u.n"
+    private static final String SAVE = "UPDATE consumer_offset o SET next_offset = u.n"
             + " FROM unnest($2::int[], $3::bigint[]) AS u(p, n)"
             + " WHERE o.topic = $1 AND o.kafka_partition = u.p AND o.next_offset < u.n";
 

@@ -1,6 +1,8 @@
 package io.jobmon.events.ingest;
 
-import static io.jobmon.events.ingest.Sql.ts;
+import io.jobmon.events.support.Times;
+import io.jobmon.events.support.StoredJson;
+import static io.jobmon.events.support.Times.ts;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.smallrye.mutiny.Uni;
@@ -21,9 +23,9 @@ public class QuotaRepository {
     private static final TypeReference<Map<String, Integer>> RECENT = new TypeReference<>() {
     };
     private static final String LOAD = "SELECT job_id, object_key, reason, first_uids, latest_uid, latest_created,"
-            + " latest_time, latest_count, omitted_events, omitted_occurrences, recent::text AS recent FROM events.event_quota"
+            + " latest_time, latest_count, omitted_events, omitted_occurrences, recent::text AS recent FROM event_quota"
             + " WHERE job_id = ANY($1::text[])";
-    private static final String SAVE = "INSERT INTO events.event_quota AS q (job_id, object_key, reason, first_uids,"
+    private static final String SAVE = "INSERT INTO event_quota AS q (job_id, object_key, reason, first_uids,"
             + " latest_uid, latest_created, latest_time, latest_count, omitted_events, omitted_occurrences, recent)"
             + " SELECT j, o, r, string_to_array(f, E'\\x1f'), lu, lc, lt, n, oe, oo, re::jsonb FROM unnest($1::text[],"
             + " $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[],"
@@ -40,9 +42,9 @@ public class QuotaRepository {
             for (Row r : rows) {
                 QuotaRow q = new QuotaRow(r.getString("job_id"), r.getString("object_key"), r.getString("reason"),
                         List.of(r.getArrayOfStrings("first_uids")), r.getString("latest_uid"),
-                        Sql.instant(r.getOffsetDateTime("latest_created")), Sql.instant(r.getOffsetDateTime("latest_time")),
+                        Times.instant(r.getOffsetDateTime("latest_created")), Times.instant(r.getOffsetDateTime("latest_time")),
                         r.getInteger("latest_count"), r.getInteger("omitted_events"), r.getLong("omitted_occurrences"),
-                        Sql.read(r.getString("recent"), RECENT));
+                        StoredJson.read(r.getString("recent"), RECENT));
                 out.put(q.key(), q);
             }
             return out;
@@ -72,7 +74,7 @@ public class QuotaRepository {
             count[i] = q.latestCount;
             omitted[i] = q.omittedEvents;
             occurrences[i] = q.omittedOccurrences;
-            recent[i] = Sql.json(q.recent);
+            recent[i] = StoredJson.json(q.recent);
         }
         return conn.preparedQuery(SAVE).execute(Tuple.from(List.of(job, obj, reason, firsts, latest, created, time,
                 count, omitted, occurrences, recent))).replaceWithVoid();

@@ -1,6 +1,6 @@
 package io.jobmon.events.ingest;
 
-import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.messaging.Envelopes;
 import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.contracts.events.K8sRawObject;
 import io.jobmon.events.k8s.EventParser;
@@ -19,8 +19,8 @@ public final class RecordDecoder {
      *         kept past Kubernetes' TTL, so their deletion is ignored)
      * @throws InvalidRecordException with the reason the DLQ records
      */
-    public static RawRecord decode(String value, int partition, long offset, Instant kafkaTime) {
-        K8sRawObject raw = CloudEvents.decode(value, K8sRawObject.class).data();
+    public static RawRecord decode(String key, String value, int partition, long offset, Instant kafkaTime) {
+        K8sRawObject raw = Envelopes.K8S_RAW.data(key, value);
         boolean deleted = "DELETED".equals(raw.watchType());
         if ("Pod".equals(raw.kind())) {
             PodView pod = PodParser.parse(raw.object(), deleted);

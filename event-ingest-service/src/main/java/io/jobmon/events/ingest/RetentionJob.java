@@ -1,5 +1,6 @@
 package io.jobmon.events.ingest;
 
+import io.jobmon.events.support.Times;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -7,6 +8,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.jboss.logging.Logger;
@@ -20,10 +22,10 @@ public class RetentionJob {
 
     private static final Logger LOG = Logger.getLogger(RetentionJob.class);
     private static final String[] FORGET = {
-        "DELETE FROM events.event_quota WHERE latest_time < $1 OR (latest_time IS NULL AND job_id IN"
-                + " (SELECT job_id FROM events.job_state WHERE updated_at < $1))",
-        "DELETE FROM events.pod_state WHERE updated_at < $1",
-        "DELETE FROM events.job_state WHERE updated_at < $1"};
+        "DELETE FROM event_quota WHERE latest_time < $1 OR (latest_time IS NULL AND job_id IN"
+                + " (SELECT job_id FROM job_state WHERE updated_at < $1))",
+        "DELETE FROM pod_state WHERE updated_at < $1",
+        "DELETE FROM job_state WHERE updated_at < $1"};
 
     private final EventPartitions partitions;
     private final Pool pool;
@@ -34,7 +36,12 @@ public class RetentionJob {
     }
 
     void onStart(@Observes StartupEvent start) {
-        run(Instant.now()).await().indefinitely();
+        // Partitions for today and the next days before the first record; bounded, the daily run catches up.
+        try {
+            run(Instant.now()).await().atMost(Duration.ofSeconds(30));
+        } catch (RuntimeException e) {
+            LOG.warnf("event retention at start failed, the daily run will retry: %s", e.getMessage());
+        }
     }
 
     @Scheduled(cron = "${jobmon.events.maintenance-cron:0 7 0 * * ?}", timeZone = "UTC",
@@ -46,7 +53,7 @@ public class RetentionJob {
 
     /** @return the partitions dropped */
     public Uni<List<String>> run(Instant now) {
-        var cutoff = Sql.ts(partitions.retentionStart(now));
+        var cutoff = Times.ts(partitions.retentionStart(now));
         Uni<Void> forget = io.smallrye.mutiny.Multi.createFrom().items(FORGET).onItem()
                 .transformToUniAndConcatenate(sql -> pool.preparedQuery(sql).execute(Tuple.of(cutoff)))
                 .collect().last().replaceWithVoid();

@@ -1,6 +1,8 @@
 package io.jobmon.events.ingest;
 
-import static io.jobmon.events.ingest.Sql.ts;
+import io.jobmon.events.support.Times;
+import io.jobmon.events.support.StoredJson;
+import static io.jobmon.events.support.Times.ts;
 
 import io.jobmon.events.k8s.EventView;
 import io.jobmon.events.k8s.PodView;
@@ -19,14 +21,14 @@ import java.util.List;
 @ApplicationScoped
 public class StoreRepository {
 
-    private static final String PODS = "INSERT INTO events.pod_state AS p (cluster, namespace, name, uid, job_id, k8s_job,"
+    private static final String PODS = "INSERT INTO pod_state AS p (cluster, namespace, name, uid, job_id, k8s_job,"
             + " resource_version, deleted, view) SELECT c, n, m, u, j, k, rv, d, v::jsonb FROM unnest($1::text[],"
             + " $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bool[], $9::text[])"
             + " AS x(c, n, m, u, j, k, rv, d, v) ON CONFLICT (cluster, namespace, name) DO UPDATE SET uid = EXCLUDED.uid,"
             + " job_id = EXCLUDED.job_id, k8s_job = EXCLUDED.k8s_job, resource_version = EXCLUDED.resource_version,"
             + " deleted = EXCLUDED.deleted, view = EXCLUDED.view, updated_at = now()"
             + " WHERE p.resource_version < EXCLUDED.resource_version";
-    private static final String EVENTS = "INSERT INTO events.event AS e (cluster, uid, created_at, job_id, namespace,"
+    private static final String EVENTS = "INSERT INTO event AS e (cluster, uid, created_at, job_id, namespace,"
             + " name, object_kind, object_name, field_path, type, reason, message, count, first_time, last_time, source,"
             + " resource_version) SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[],"
             + " $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],"
@@ -35,7 +37,7 @@ public class StoreRepository {
             + " message = EXCLUDED.message, count = EXCLUDED.count, first_time = EXCLUDED.first_time,"
             + " last_time = EXCLUDED.last_time, resource_version = EXCLUDED.resource_version"
             + " WHERE e.resource_version < EXCLUDED.resource_version";
-    private static final String EVICT = "DELETE FROM events.event e USING unnest($1::text[], $2::timestamptz[])"
+    private static final String EVICT = "DELETE FROM event e USING unnest($1::text[], $2::timestamptz[])"
             + " AS d(uid, created) WHERE e.uid = d.uid AND e.created_at = d.created";
 
     public Uni<Void> pods(SqlConnection conn, List<BatchWrites.PodWrite> writes) {
@@ -57,7 +59,7 @@ public class StoreRepository {
             k8sJob[i] = p.k8sJob();
             rv[i] = p.resourceVersion();
             deleted[i] = p.deleted();
-            view[i] = Sql.json(p);
+            view[i] = StoredJson.json(p);
         }
         return conn.preparedQuery(PODS).execute(Tuple.from(List.of(c, ns, name, uid, job, k8sJob, rv, deleted, view)))
                 .replaceWithVoid();

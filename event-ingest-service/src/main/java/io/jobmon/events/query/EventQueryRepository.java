@@ -1,7 +1,8 @@
 package io.jobmon.events.query;
 
-import static io.jobmon.events.ingest.Sql.instant;
-import static io.jobmon.events.ingest.Sql.ts;
+import io.jobmon.events.support.Times;
+import static io.jobmon.events.support.Times.instant;
+import static io.jobmon.events.support.Times.ts;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -17,8 +18,8 @@ public class EventQueryRepository {
 
     private static final String PAGE = "SELECT e.cluster, e.uid, e.namespace, e.object_kind, e.object_name, e.field_path,"
             + " e.type, e.reason, e.message, e.count, e.first_time, e.last_time, e.source, q.omitted_events,"
-            + " q.omitted_occurrences FROM events.event e"
-            + " LEFT JOIN events.event_quota q ON q.job_id = e.job_id AND q.latest_uid = e.uid"
+            + " q.omitted_occurrences FROM event e"
+            + " LEFT JOIN event_quota q ON q.job_id = e.job_id AND q.latest_uid = e.uid"
             + " WHERE e.job_id = $1 AND ($2::timestamptz IS NULL OR e.last_time >= $2)"
             + " AND ($3::timestamptz IS NULL OR e.last_time < $3) AND ($4::text IS NULL OR e.type = $4)"
             + " AND ($5::text IS NULL OR e.reason = $5)"

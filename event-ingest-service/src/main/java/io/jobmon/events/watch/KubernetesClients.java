@@ -3,7 +3,7 @@ package io.jobmon.events.watch;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.jobmon.events.config.ClustersConfig;
+import io.jobmon.contracts.config.ClustersConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.io.IOException;

@@ -13,11 +13,11 @@ import java.time.Duration;
 @ApplicationScoped
 public class WatcherLeases {
 
-    private static final String ACQUIRE = "INSERT INTO events.watcher_lease AS l (cluster, holder, expires_at)"
+    private static final String ACQUIRE = "INSERT INTO watcher_lease AS l (cluster, holder, expires_at)"
             + " VALUES ($1, $2, now() + make_interval(secs => $3)) ON CONFLICT (cluster) DO UPDATE"
             + " SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at"
             + " WHERE l.holder = EXCLUDED.holder OR l.expires_at < now() RETURNING holder";
-    private static final String RELEASE = "DELETE FROM events.watcher_lease WHERE cluster = $1 AND holder = $2";
+    private static final String RELEASE = "DELETE FROM watcher_lease WHERE cluster = $1 AND holder = $2";
 
     private final Pool pool;
 

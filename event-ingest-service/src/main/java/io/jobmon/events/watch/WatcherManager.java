@@ -1,6 +1,6 @@
 package io.jobmon.events.watch;
 
-import io.jobmon.events.config.ClustersConfig;
+import io.jobmon.contracts.config.ClustersConfig;
 import io.jobmon.events.config.WatchConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -152,10 +152,10 @@ public class WatcherManager {
         }
         KubernetesClients.Owned client = clients.forCluster(cluster);
         owned.put(name, client);
-        ClusterWatcher watcher = new ClusterWatcher(name, cluster.region(), cluster.namespace().orElse(null),
+        ClusterWatcher watcher = new ClusterWatcher(name, cluster.region(), cluster.watchedNamespace(),
                 config.jobLabel(), config.resync(), config.pendingEventTtl(), client.client(), publisher);
         watchers.put(name, watcher);
-        String namespace = cluster.namespace().orElse(null);
+        String namespace = cluster.watchedNamespace();
         CompletionStage<Void> done = watcher.start().thenCompose(listed -> storedLivePods(name, namespace)).thenAccept(stored -> {
             int gone = watcher.publishGone(stored);
             if (gone > 0) {
@@ -166,7 +166,7 @@ public class WatcherManager {
         return done;
     }
 
-    private static final String LIVE_PODS = "SELECT namespace, name, uid, job_id, resource_version FROM events.pod_state"
+    private static final String LIVE_PODS = "SELECT namespace, name, uid, job_id, resource_version FROM pod_state"
             + " WHERE cluster = $1 AND NOT deleted AND ($2::text IS NULL OR namespace = $2)";
 
     private CompletionStage<List<ClusterWatcher.StoredPod>> storedLivePods(String cluster, String namespace) {

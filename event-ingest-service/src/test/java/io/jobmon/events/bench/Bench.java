@@ -88,7 +88,8 @@ final class Bench {
     }
 
     static Connection db(String url, String user, String password) throws SQLException {
-        return DriverManager.getConnection("jdbc:" + url, user, password);
+        // The service names its tables unqualified; this connection looks in its schema too.
+        return DriverManager.getConnection("jdbc:" + url + (url.contains("?") ? "&" : "?") + "currentSchema=events", user, password);
     }
 
     static long scalar(Connection c, String sql) {
@@ -101,6 +102,6 @@ final class Bench {
 
     /** Records applied so far (the offsets the service stored with its effects). */
     static long applied(Connection c) {
-        return scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM events.consumer_offset WHERE topic NOT LIKE 'test.%'");
+        return scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM consumer_offset WHERE topic NOT LIKE 'test.%'");
     }
 }

@@ -94,8 +94,8 @@ public final class IngestBenchmark {
             System.out.printf("service%s: %,d records in %.1f s = %,.0f records/s (%.0f%% of plain); %,d transitions = %,.0f/s%n",
                     warm > 0 ? " after " + warm + " warm-up records" : "", measured, secs, measured / secs,
                     100 * (measured / secs) / (total / plain), statuses, statuses / secs);
-            System.out.printf("store: %,d pods, %,d events, %,d jobs%n", Bench.scalar(db, "SELECT count(*) FROM events.pod_state"),
-                    Bench.scalar(db, "SELECT count(*) FROM events.event"), Bench.scalar(db, "SELECT count(*) FROM events.job_state"));
+            System.out.printf("store: %,d pods, %,d events, %,d jobs%n", Bench.scalar(db, "SELECT count(*) FROM pod_state"),
+                    Bench.scalar(db, "SELECT count(*) FROM event"), Bench.scalar(db, "SELECT count(*) FROM job_state"));
 
             System.out.println(service.ingestMetrics());
             latency(bootstrap, raw, w, run, rate, seconds, watch);

@@ -72,19 +72,19 @@ public final class IngestFaultTest {
                 System.out.printf("[%s] killed -9 at %,d of %,d records applied%n", name, Bench.applied(db), total);
                 service.start();
             }
-            while (Bench.applied(db) < total || Bench.scalar(db, "SELECT count(*) FROM events.status_outbox") != 0) {
+            while (Bench.applied(db) < total || Bench.scalar(db, "SELECT count(*) FROM outbox") != 0) {
                 Thread.sleep(100);
             }
             Map<String, String> figures = new TreeMap<>();
             figures.put("records applied", String.valueOf(Bench.applied(db)));
             for (String table : new String[] {"pod_state", "event", "event_quota", "job_state"}) {
-                figures.put(table + " rows", String.valueOf(Bench.scalar(db, "SELECT count(*) FROM events." + table)));
+                figures.put(table + " rows", String.valueOf(Bench.scalar(db, "SELECT count(*) FROM " + table)));
             }
-            figures.put("event occurrences", String.valueOf(Bench.scalar(db, "SELECT sum(count) FROM events.event")));
-            figures.put("pod versions", String.valueOf(Bench.scalar(db, "SELECT sum(resource_version) FROM events.pod_state")));
-            figures.put("omitted", String.valueOf(Bench.scalar(db, "SELECT coalesce(sum(omitted_occurrences),0) FROM events.event_quota")));
+            figures.put("event occurrences", String.valueOf(Bench.scalar(db, "SELECT sum(count) FROM event")));
+            figures.put("pod versions", String.valueOf(Bench.scalar(db, "SELECT sum(resource_version) FROM pod_state")));
+            figures.put("omitted", String.valueOf(Bench.scalar(db, "SELECT coalesce(sum(omitted_occurrences),0) FROM event_quota")));
             try (Statement s = db.createStatement(); ResultSet r = s.executeQuery(
-                    "SELECT status || '/' || coalesce(reason,'') || '/' || sequence, count(*) FROM events.job_state GROUP BY 1")) {
+                    "SELECT status || '/' || coalesce(reason,'') || '/' || sequence, count(*) FROM job_state GROUP BY 1")) {
                 while (r.next()) {
                     figures.put("jobs " + r.getString(1), r.getString(2));
                 }

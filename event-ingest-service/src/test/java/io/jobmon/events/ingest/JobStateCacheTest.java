@@ -27,10 +27,6 @@ class JobStateCacheTest {
                 return 1;
             }
 
-            public int outboxSweepAfterSeconds() {
-                return 10;
-            }
-
             public int stateCacheJobs() {
                 return capacity;
             }

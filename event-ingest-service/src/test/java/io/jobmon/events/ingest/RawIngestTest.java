@@ -84,8 +84,8 @@ class RawIngestTest {
         assertEquals("False", ready.status());
         assertEquals("PodFailed", ready.reason());
         assertEquals(java.time.Instant.parse("2025-03-04T10:42:18Z"), ready.lastTransitionTime());
-        assertEquals(1, count(pool, "SELECT count(*) FROM events.event WHERE job_id = $1", job));
-        assertEquals(4, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
+        assertEquals(1, count(pool, "SELECT count(*) FROM event WHERE job_id = $1", job));
+        assertEquals(4, count(pool, "SELECT sequence FROM job_state WHERE job_id = $1", job));
     }
 
     @Test
@@ -100,18 +100,18 @@ class RawIngestTest {
         sendPod(job, "pod-created", "p1");
         Store.statuses(job, 2);
         await().atMost(Duration.ofSeconds(20)).until(() -> count(pool,
-                "SELECT count(*) FROM events.pod_state WHERE job_id = $1", job) == 2);
-        var pod = rows(pool, "SELECT resource_version, view->>'phase' AS phase FROM events.pod_state WHERE job_id = $1"
+                "SELECT count(*) FROM pod_state WHERE job_id = $1", job) == 2);
+        var pod = rows(pool, "SELECT resource_version, view->>'phase' AS phase FROM pod_state WHERE job_id = $1"
                 + " AND name = $2", job, job + "-p0").get(0);
         assertEquals(1030, pod.getLong("resource_version"));
         assertEquals("Succeeded", pod.getString("phase"));
-        var event = rows(pool, "SELECT count, resource_version FROM events.event WHERE job_id = $1", job);
+        var event = rows(pool, "SELECT count, resource_version FROM event WHERE job_id = $1", job);
         assertEquals(1, event.size());
         assertEquals(5, event.get(0).getInteger("count"));
         List<JobStatusChanged> s = Store.statuses(job, 2);
         assertEquals(List.of(JobStatus.SUCCEEDED, JobStatus.PARTIALLY_PENDING),
                 s.stream().map(JobStatusChanged::status).toList(), "the stale and repeated records published nothing");
-        assertEquals(2, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
+        assertEquals(2, count(pool, "SELECT sequence FROM job_state WHERE job_id = $1", job));
     }
 
     @Test
@@ -146,10 +146,10 @@ class RawIngestTest {
         IngestService.Result again = ingest.apply(topic, batch, Map.of(0, 3L)).await().atMost(Duration.ofSeconds(20));
         assertEquals(4, again.replayed());
         assertEquals(0, again.writes().transitions().size());
-        assertEquals(3, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
-        assertEquals(2, count(pool, "SELECT count(*) FROM events.event WHERE job_id = $1", job));
-        assertEquals(3, count(pool, "SELECT count(*) FROM events.status_outbox WHERE job_id = $1", job),
-                "left for the sweeper: this test published nothing");
+        assertEquals(3, count(pool, "SELECT sequence FROM job_state WHERE job_id = $1", job));
+        assertEquals(2, count(pool, "SELECT count(*) FROM event WHERE job_id = $1", job));
+        var published = KafkaTestClient.await(Topics.JOB_STATUS, r -> job.equals(r.key()), 4, Duration.ofSeconds(10));
+        assertEquals(3, published.size(), "each transition published once, through the outbox");
     }
 
     @Test
@@ -162,14 +162,14 @@ class RawIngestTest {
                 PodParser.parse(running, false), null)), Map.of(0, 0L)).await().atMost(Duration.ofSeconds(20));
         assertEquals(JobStatus.RUNNING, first.writes().transitions().get(0).status());
         // another writer (here a stop request; as well another consumer after a rebalance) changes the stored job
-        stops.stopRequested(job).await().atMost(Duration.ofSeconds(20));
+        pool.withTransaction(tx -> stops.stopRequested(tx, job)).await().atMost(Duration.ofSeconds(20));
         ((com.fasterxml.jackson.databind.node.ObjectNode) running.get("metadata")).put("resourceVersion", "101");
         IngestService.Result deleted = ingest.apply(topic, List.of(new RawRecord(0, 1, Instant.now(), cluster, "r", job,
                 PodParser.parse(running, true), null)), Map.of(0, 1L)).await().atMost(Duration.ofSeconds(20));
         JobStatusChanged stopped = deleted.writes().transitions().get(0);
         assertEquals(JobStatus.STOPPED, stopped.status(), "the stop request stored since was read, not the job kept in memory");
         assertEquals(2, stopped.sequence());
-        assertEquals(2, count(pool, "SELECT sequence FROM events.job_state WHERE job_id = $1", job));
+        assertEquals(2, count(pool, "SELECT sequence FROM job_state WHERE job_id = $1", job));
     }
 
     @Test

@@ -32,7 +32,7 @@ class RetentionTest {
     @Inject
     RetentionJob retention;
 
-    static final String INSERT = "INSERT INTO events.event (cluster, uid, created_at, job_id, count, last_time,"
+    static final String INSERT = "INSERT INTO event (cluster, uid, created_at, job_id, count, last_time,"
             + " resource_version) VALUES ('c1', $1, $2::timestamptz, 'j-retention', 1, $2::timestamptz, 1)";
 
     @Test
@@ -49,8 +49,8 @@ class RetentionTest {
         assertTrue(dropped.contains("event_p20000105"), dropped::toString);
         assertTrue(dropped.stream().allMatch(p -> p.compareTo("event_p20000114") < 0), dropped::toString);
         assertEquals(0, count(pool, "SELECT count(*) FROM pg_class WHERE relname = 'event_p20000105'"));
-        assertEquals(1, count(pool, "SELECT count(*) FROM events.event WHERE uid = 'new-1'"));
-        assertEquals(0, count(pool, "SELECT count(*) FROM events.event WHERE uid = 'old-1'"));
+        assertEquals(1, count(pool, "SELECT count(*) FROM event WHERE uid = 'new-1'"));
+        assertEquals(0, count(pool, "SELECT count(*) FROM event WHERE uid = 'old-1'"));
         assertEquals(1, count(pool, "SELECT count(*) FROM pg_class WHERE relname = 'event_p20100113'"),
                 "the partitions ahead of the clock are created");
     }

@@ -62,8 +62,8 @@ class EventsEndpointTest {
             sendEvent(job, "event-failedscheduling-taint", job + "-p1", job + "-e4");
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> Store.count(pool,
-                "SELECT count(*) FROM events.event WHERE job_id = ANY($1)", (Object) new String[] {projectJob, privateJob}) == 8
-                && Store.count(pool, "SELECT count(*) FROM events.job_access WHERE job_id = ANY($1)",
+                "SELECT count(*) FROM event WHERE job_id = ANY($1)", (Object) new String[] {projectJob, privateJob}) == 8
+                && Store.count(pool, "SELECT count(*) FROM job_access WHERE job_id = ANY($1)",
                         (Object) new String[] {projectJob, privateJob}) == 2);
     }
 

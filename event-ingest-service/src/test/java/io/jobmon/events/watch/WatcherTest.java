@@ -104,8 +104,8 @@ class WatcherTest {
         client().v1().events().inNamespace(NS).resource(event("event-backoff-5", job + "-0", job + "-e1")).create();
         client().v1().events().inNamespace(NS).resource(event("event-backoff-5", job + "-stranger", job + "-e2")).create();
 
-        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.event WHERE job_id = $1", job) == 1);
-        assertEquals(1, stored("SELECT count(*) FROM events.pod_state WHERE cluster = 'mock' AND job_id = $1", job));
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM event WHERE job_id = $1", job) == 1);
+        assertEquals(1, stored("SELECT count(*) FROM pod_state WHERE cluster = 'mock' AND job_id = $1", job));
         var raw = KafkaTestClient.await(Topics.K8S_RAW, r -> r.value().contains(job + "-0"), 2, T);
         assertTrue(raw.stream().anyMatch(r -> r.key().equals("mock/train/" + job + "-0")));
         assertTrue(raw.get(0).value().contains("\"region\":\"test-region\""));
@@ -118,7 +118,7 @@ class WatcherTest {
         String job = "jr-" + UUID.randomUUID().toString().substring(0, 8);
         apply(pod("pod-container-creating", job, job + "-0"));
         client().v1().events().inNamespace(NS).resource(event("event-failedmount", job + "-0", job + "-e1")).create();
-        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.event WHERE job_id = $1", job) == 1);
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM event WHERE job_id = $1", job) == 1);
 
         // The service goes away; meanwhile the cluster moves on.
         watchers.stop("mock");
@@ -138,18 +138,18 @@ class WatcherTest {
 
         watchers.start("mock").toCompletableFuture().get(30, TimeUnit.SECONDS);
 
-        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.event WHERE job_id = $1", job) == 2
-                && stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1 AND view->>'phase' = 'Running'", job) == 2);
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM event WHERE job_id = $1", job) == 2
+                && stored("SELECT count(*) FROM pod_state WHERE job_id = $1 AND view->>'phase' = 'Running'", job) == 2);
         await().atMost(T).until(() -> podLists() >= 2);
         await().atMost(T).until(() -> watchers.status().get("mock"));
         // After the relist the watch works again.
         apply(pod("pod-succeeded", job, job + "-1"));
-        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1"
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM pod_state WHERE job_id = $1"
                 + " AND view->>'phase' = 'Succeeded'", job) == 1);
 
-        assertEquals(1, stored("SELECT count(*) FROM events.event WHERE uid = (SELECT uid FROM events.event"
+        assertEquals(1, stored("SELECT count(*) FROM event WHERE uid = (SELECT uid FROM event"
                 + " WHERE job_id = $1 AND reason = 'FailedMount')", job), "the republished event is stored once");
-        assertEquals(3, stored("SELECT count FROM events.event WHERE job_id = $1 AND reason = 'FailedMount'", job),
+        assertEquals(3, stored("SELECT count FROM event WHERE job_id = $1 AND reason = 'FailedMount'", job),
                 "its count as Kubernetes reported it, not added up again");
         assertTrue(KafkaTestClient.await(Topics.K8S_RAW, r -> r.value().contains(job + "-e1"), 2, T).size() >= 2,
                 "the relist after the restart published the event again");
@@ -163,22 +163,22 @@ class WatcherTest {
             p.getMetadata().setFinalizers(null); // deleted at once, not held terminating
             apply(p);
         }
-        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1"
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM pod_state WHERE job_id = $1"
                 + " AND view->>'phase' = 'Running'", job) == 2);
 
         watchers.stop("mock");
         client().pods().inNamespace(NS).withName(job + "-1").delete();
         watchers.start("mock").toCompletableFuture().get(30, TimeUnit.SECONDS);
 
-        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1 AND deleted", job) == 1);
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM pod_state WHERE job_id = $1 AND deleted", job) == 1);
         var gone = Store.rows(pool, "SELECT name, view->>'phase' AS phase, view->>'nodeName' AS node"
-                + " FROM events.pod_state WHERE job_id = $1 AND deleted", job).get(0);
+                + " FROM pod_state WHERE job_id = $1 AND deleted", job).get(0);
         assertEquals(job + "-1", gone.getString("name"));
         assertEquals("Running", gone.getString("phase"), "the last state known is kept");
         assertTrue(gone.getString("node") != null);
-        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.job_state WHERE job_id = $1"
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM job_state WHERE job_id = $1"
                 + " AND status = 'ABNORMAL' AND reason = 'PodDeleted'", job) == 1);
-        assertEquals(0, stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1 AND name = $2 AND deleted",
+        assertEquals(0, stored("SELECT count(*) FROM pod_state WHERE job_id = $1 AND name = $2 AND deleted",
                 job, job + "-0"), "the pod still listed stays");
     }
 
@@ -202,11 +202,11 @@ class WatcherTest {
     void aReplicaWatchesOnlyWhileItHoldsTheClusterLease() throws Exception {
         watchers.elect().await().atMost(T);
         await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));
-        String mine = Store.rows(pool, "SELECT holder FROM events.watcher_lease WHERE cluster = 'mock'")
+        String mine = Store.rows(pool, "SELECT holder FROM watcher_lease WHERE cluster = 'mock'")
                 .get(0).getString("holder");
 
         // Another replica took the cluster (this one's lease had lapsed): this one stops watching.
-        pool.query("UPDATE events.watcher_lease SET holder = 'other-replica', expires_at = now() + interval '1 hour'"
+        pool.query("UPDATE watcher_lease SET holder = 'other-replica', expires_at = now() + interval '1 hour'"
                 + " WHERE cluster = 'mock'").execute().await().atMost(T);
         watchers.elect().await().atMost(T);
         assertTrue(!watchers.status().containsKey("mock"), "not watched by this replica");
@@ -216,13 +216,13 @@ class WatcherTest {
                 .isEmpty(), "nothing published by a replica without the lease");
 
         // The other replica died: once its lease lapsed, this one takes the cluster over and catches up by relisting.
-        pool.query("UPDATE events.watcher_lease SET expires_at = now() - interval '1 second' WHERE cluster = 'mock'")
+        pool.query("UPDATE watcher_lease SET expires_at = now() - interval '1 second' WHERE cluster = 'mock'")
                 .execute().await().atMost(T);
         watchers.elect().await().atMost(T);
         await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));
-        assertEquals(mine, Store.rows(pool, "SELECT holder FROM events.watcher_lease"
+        assertEquals(mine, Store.rows(pool, "SELECT holder FROM watcher_lease"
                 + " WHERE cluster = 'mock'").get(0).getString("holder"));
-        await().atMost(T).until(() -> stored("SELECT count(*) FROM events.pod_state WHERE job_id = $1", job) == 1);
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM pod_state WHERE job_id = $1", job) == 1);
     }
 
     @Test
@@ -230,7 +230,7 @@ class WatcherTest {
         watchers.elect().await().atMost(T);
         await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));
         // The leases cannot be read or written (here: the table is away; as well the database or the network).
-        pool.query("ALTER TABLE events.watcher_lease RENAME TO watcher_lease_away").execute().await().atMost(T);
+        pool.query("ALTER TABLE watcher_lease RENAME TO watcher_lease_away").execute().await().atMost(T);
         try {
             watchers.elect().await().atMost(T);
             assertTrue(watchers.status().containsKey("mock"), "within the lease duration it keeps watching");
@@ -238,7 +238,7 @@ class WatcherTest {
             watchers.elect().await().atMost(T);
             assertTrue(!watchers.status().containsKey("mock"), "past it, it stops");
         } finally {
-            pool.query("ALTER TABLE events.watcher_lease_away RENAME TO watcher_lease").execute().await().atMost(T);
+            pool.query("ALTER TABLE watcher_lease_away RENAME TO watcher_lease").execute().await().atMost(T);
         }
         watchers.elect().await().atMost(T);
         await().atMost(T).until(() -> watchers.status().getOrDefault("mock", false));

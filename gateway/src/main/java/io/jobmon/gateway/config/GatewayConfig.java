@@ -12,6 +12,12 @@ public interface GatewayConfig {
     /** Base URL of each downstream service by route name: job, events, metrics, logs, diagnosis. */
     Map<String, String> services();
 
+    /**
+     * Base URL of each service's management interface by the same names: readiness and OpenAPI are read there
+     * (the API port serves no {@code /q} path).
+     */
+    Map<String, String> management();
+
     /** How long to wait for a TCP connection to a downstream before answering 503. */
     @WithDefault("2S")
     Duration connectTimeout();
@@ -20,8 +26,8 @@ public interface GatewayConfig {
     @WithDefault("60S")
     Duration idleTimeout();
 
-    /** How long a readiness probe of one downstream may take. */
-    @WithDefault("2S")
+    /** How long a readiness probe of one downstream may take (readiness answers within a second). */
+    @WithDefault("0.8S")
     Duration healthTimeout();
 
     RateLimit rateLimit();

@@ -16,11 +16,13 @@ import java.util.TreeMap;
 public class Downstreams {
 
     private final Map<String, String> services;
+    private final Map<String, String> management;
     private final Duration timeout;
     private final HttpClient http;
 
     public Downstreams(GatewayConfig config) {
         this.services = new TreeMap<>(config.services());
+        this.management = config.management();
         this.timeout = config.healthTimeout();
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
@@ -29,9 +31,16 @@ public class Downstreams {
         return services;
     }
 
-    /** GET {@code path} on the named service: the response, or a failed Uni when it cannot be reached in time. */
+    /**
+     * GET {@code path} on the named service's management interface: the response, or a failed Uni when it cannot
+     * be reached in time.
+     */
     public Uni<HttpResponse<String>> get(String service, String path) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(services.get(service) + path))
+        String base = management.get(service);
+        if (base == null) {
+            return Uni.createFrom().failure(new IllegalStateException("no management URL for " + service));
+        }
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(timeout).GET().build();
         return Uni.createFrom().completionStage(() -> http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
     }

@@ -3,8 +3,8 @@ package io.jobmon.jobs.kube;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.jobmon.jobs.config.ClustersConfig;
-import io.jobmon.jobs.config.ClustersConfig.Cluster;
+import io.jobmon.contracts.config.ClustersConfig;
+import io.jobmon.contracts.config.ClustersConfig.Cluster;
 import io.jobmon.jobs.job.service.SpecRules.ClusterInfo;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,7 +51,7 @@ public class ClusterRegistry {
 
     public boolean isKubernetes(String name) {
         Cluster c = config.clusters().get(name);
-        return c != null && c.type() == ClustersConfig.Type.kubernetes;
+        return c != null && c.type() == ClustersConfig.Type.KUBERNETES;
     }
 
     /** The client of a {@code kubernetes} cluster: its own kubeconfig/context, or the service's default client. */

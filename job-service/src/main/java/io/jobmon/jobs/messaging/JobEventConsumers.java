@@ -1,58 +1,48 @@
 package io.jobmon.jobs.messaging;
 
-import io.jobmon.contracts.events.CloudEvents;
-import io.jobmon.contracts.events.DiagnosisFinished;
-import io.jobmon.contracts.events.InvalidRecordException;
-import io.jobmon.contracts.events.JobCommand;
-import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.contracts.events.Topics;
+import io.jobmon.contracts.messaging.ConsumerRule;
+import io.jobmon.contracts.messaging.Envelope;
+import io.jobmon.contracts.messaging.Envelopes;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
-import java.util.function.Function;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * The three topics job-service consumes. A record that does not decode, or lacks what it must carry, fails with
- * {@link InvalidRecordException}: it goes to {@code <topic>.dlq} with the reason (failure-strategy
- * dead-letter-queue) and the partition moves on. Any other failure (the database is down) is retried with backoff
- * first, so that a valid record is not parked because of an outage.
+ * The three topics job-service consumes, under the suite's one consumer rule ({@link ConsumerRule}): a record
+ * that is not the event its channel expects ({@link Envelope}: type, spec version, key = subject = jobId, size) or
+ * names a job job-service does not have goes to {@code <topic>.dlq} with the reason; any other failure is retried
+ * until it succeeds. Each handler is idempotent, so a redelivered record changes nothing.
  */
 @ApplicationScoped
 public class JobEventConsumers {
 
-    private final StatusService statuses;
-    private final DiagnosisService diagnoses;
-    private final CommandService commands;
-    private final int retries;
+    private final StatusHandler statuses;
+    private final DiagnosisHandler diagnoses;
+    private final CommandHandler commands;
+    private final ConsumerRule rule;
 
-    public JobEventConsumers(StatusService statuses, DiagnosisService diagnoses, CommandService commands,
-            @ConfigProperty(name = "jobmon.consumers.retries", defaultValue = "8") int retries) {
+    public JobEventConsumers(StatusHandler statuses, DiagnosisHandler diagnoses, CommandHandler commands,
+            ConsumerRule rule) {
         this.statuses = statuses;
         this.diagnoses = diagnoses;
         this.commands = commands;
-        this.retries = retries;
+        this.rule = rule;
     }
 
     @Incoming("job-status")
-    public Uni<Void> onStatus(String value) {
-        return handle(value, JobStatusChanged.class, statuses::apply);
+    public Uni<Void> onStatus(ConsumerRecord<String, String> r) {
+        return rule.handle("job-status", Topics.JOB_STATUS, () -> statuses.apply(Envelopes.JOB_STATUS.data(r.key(), r.value())));
     }
 
     @Incoming("diagnoses")
-    public Uni<Void> onDiagnosis(String value) {
-        return handle(value, DiagnosisFinished.class, diagnoses::apply);
+    public Uni<Void> onDiagnosis(ConsumerRecord<String, String> r) {
+        return rule.handle("diagnoses", Topics.DIAGNOSES, () -> diagnoses.apply(Envelopes.DIAGNOSIS.data(r.key(), r.value())));
     }
 
     @Incoming("job-commands")
-    public Uni<Void> onCommand(String value) {
-        return handle(value, JobCommand.class, commands::apply);
-    }
-
-    private <T> Uni<Void> handle(String value, Class<T> type, Function<T, Uni<Void>> apply) {
-        return Uni.createFrom().item(() -> CloudEvents.decode(value, type).data())
-                .flatMap(data -> apply.apply(data)
-                        .onFailure(e -> !(e instanceof InvalidRecordException)).retry()
-                        .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).atMost(retries));
+    public Uni<Void> onCommand(ConsumerRecord<String, String> r) {
+        return rule.handle("job-commands", Topics.JOB_COMMANDS, () -> commands.apply(Envelopes.JOB_COMMAND.data(r.key(), r.value())));
     }
 }

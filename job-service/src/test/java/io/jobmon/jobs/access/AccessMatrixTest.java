@@ -4,7 +4,7 @@ import static io.restassured.RestAssured.given;
 
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.jobs.TestJobs;
-import io.jobmon.jobs.messaging.StatusService;
+import io.jobmon.jobs.messaging.StatusHandler;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
@@ -66,7 +66,7 @@ class AccessMatrixTest {
             new Endpoint("PUT visibility", "PUT", "/visibility", Needs.ACT, null, 200));
 
     @Inject
-    StatusService statuses;
+    StatusHandler statuses;
 
     static Stream<Arguments> matrix() {
         List<Arguments> out = new ArrayList<>();

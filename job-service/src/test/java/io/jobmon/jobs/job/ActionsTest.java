@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.jobs.TestJobs;
 import io.jobmon.jobs.job.service.StopSweeper;
-import io.jobmon.jobs.messaging.StatusService;
+import io.jobmon.jobs.messaging.StatusHandler;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class ActionsTest {
 
     @Inject
-    StatusService statuses;
+    StatusHandler statuses;
 
     @Inject
     StopSweeper sweeper;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.jobs.TestJobs;
-import io.jobmon.jobs.messaging.StatusService;
+import io.jobmon.jobs.messaging.StatusHandler;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class ListTest {
 
     @Inject
-    StatusService statuses;
+    StatusHandler statuses;
 
     static String user(String name) {
         return Tokens.user(name).groups("project-nlp").get();

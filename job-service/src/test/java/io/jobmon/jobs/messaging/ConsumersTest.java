@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.DiagnosisFinished;
@@ -140,13 +141,54 @@ class ConsumersTest {
     }
 
     @Test
-    void aStatusForAJobJobServiceDoesNotKnowIsAcknowledgedNotStored() {
+    void aStatusForAJobJobServiceDoesNotKnowGoesToTheDlqNotSilentlyAway() {
         String ghost = "j-ghost-" + UUID.randomUUID().toString().substring(0, 6);
         send(TestJobs.status(ghost, JobStatus.RUNNING, 1, "Started"));
         String id = TestJobs.submit(Tokens.alice());
         send(TestJobs.status(id, JobStatus.RUNNING, 1, "Started"));
         awaitStatus(id, "RUNNING", 2);
         given().auth().oauth2(Tokens.admin()).get("/api/v1/jobs/" + ghost).then().statusCode(404);
+        var dead = KafkaTestClient.await(Topics.dlq(Topics.JOB_STATUS), r -> ghost.equals(r.key()), 1,
+                Duration.ofSeconds(30));
+        assertEquals(1, dead.size());
+        assertTrue(reason(dead.get(0)).contains("no job " + ghost), reason(dead.get(0)));
+    }
+
+    static String reason(org.apache.kafka.clients.consumer.ConsumerRecord<String, String> r) {
+        var h = r.headers().lastHeader("dead-letter-reason");
+        return h == null ? "" : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    /** The envelope check, on each of job-service's three channels: nothing foreign is executed. */
+    @Test
+    void everyChannelSendsForeignTypesOtherSpecVersionsAndMismatchedKeysToItsDlq() {
+        String id = TestJobs.submit(Tokens.alice());
+        send(TestJobs.status(id, JobStatus.RUNNING, 1, "Started"));
+        awaitStatus(id, "RUNNING", 2);
+        JobCommand terminate = new JobCommand("c-" + UUID.randomUUID(), id, JobCommand.Kind.TERMINATE, List.of(),
+                "evil", Instant.now());
+        String command = CloudEvents.encode("/test", JobCommand.TYPE, id, terminate);
+        String status = CloudEvents.encode("/test", JobStatusChanged.TYPE, id,
+                TestJobs.status(id, JobStatus.FAILED, 2, "Error"));
+        String diagnosis = CloudEvents.encode("/test", DiagnosisFinished.TYPE, id,
+                new DiagnosisFinished("d-" + UUID.randomUUID(), id, "USER", "GPU_OOM", "NONE", "x", 1, Instant.now()));
+        for (var topicAndValue : List.of(Map.entry(Topics.JOB_COMMANDS, command), Map.entry(Topics.JOB_STATUS, status),
+                Map.entry(Topics.DIAGNOSES, diagnosis))) {
+            String v = topicAndValue.getValue();
+            String type = v.substring(v.indexOf("\"type\":\"") + 8, v.indexOf('"', v.indexOf("\"type\":\"") + 8));
+            KafkaTestClient.send(topicAndValue.getKey(), id, v.replace(type, "com.evil.thing"));
+            KafkaTestClient.send(topicAndValue.getKey(), id, v.replace("\"specversion\":\"1.0\"", "\"specversion\":\"2.0\""));
+            KafkaTestClient.send(topicAndValue.getKey(), "j-someone-else", v);
+            var dead = KafkaTestClient.await(Topics.dlq(topicAndValue.getKey()),
+                    r -> r.value() != null && r.value().contains(id), 3, Duration.ofSeconds(30));
+            assertEquals(3, dead.size(), topicAndValue.getKey());
+            assertTrue(reason(dead.get(0)).contains("com.evil.thing"), reason(dead.get(0)));
+            assertTrue(reason(dead.get(1)).contains("specversion"), reason(dead.get(1)));
+            assertTrue(reason(dead.get(2)).contains("j-someone-else"), reason(dead.get(2)));
+        }
+        // nothing of it was executed: the job still runs, with its failure reason unset
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then().body("status", equalTo("RUNNING"))
+                .body("failureReason", org.hamcrest.Matchers.nullValue());
     }
 
     @Test

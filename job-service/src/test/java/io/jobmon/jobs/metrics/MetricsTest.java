@@ -5,7 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.jobs.TestJobs;
-import io.jobmon.jobs.messaging.StatusService;
+import io.jobmon.jobs.messaging.StatusHandler;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class MetricsTest {
 
     @Inject
-    StatusService statuses;
+    StatusHandler statuses;
 
     @Inject
     JobGauges gauges;

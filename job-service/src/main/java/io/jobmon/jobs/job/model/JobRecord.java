@@ -28,6 +28,15 @@ public record JobRecord(String id, String tenant, String owner, String project, 
         return new JobAccess(owner, tenant, project, visibility, Set.copyOf(shares));
     }
 
+    /** The same job at another version (the snapshot of its deletion is one version past the last change). */
+    public JobRecord withVersion(long v) {
+        return new JobRecord(id, tenant, owner, project, name, cluster, region, namespace, queue, priority, status,
+                reason, message, failureReason, failureDiagnosisId, exitCode, gpuType, gpusPerReplica, replicas,
+                visibility, tags, shares, spec, supportsRestart, autoFaultHandling, maxRetries, rootId, attempt,
+                attemptCause, diagnosisId, previousId, clonedFrom, retryCount, idempotencyKey, submittedAt,
+                firstEventAt, startedAt, finishedAt, lastSequence, v);
+    }
+
     public int gpuCount() {
         return gpusPerReplica * replicas;
     }

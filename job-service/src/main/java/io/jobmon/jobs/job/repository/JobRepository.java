@@ -12,6 +12,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /** Reads and writes {@code jobs.job}. Callers pass the connection so that writes join their transaction. */
@@ -36,16 +37,21 @@ public class JobRepository {
         return db.preparedQuery(INSERT).execute(t).replaceWithVoid();
     }
 
-    public Uni<JobRecord> find(SqlClient db, String id) {
+    public Uni<Optional<JobRecord>> find(SqlClient db, String id) {
         return one(db, "SELECT " + JobRows.ALL_COLUMNS + " FROM job j WHERE j.id = $1", Tuple.of(id));
     }
 
     /** The job, locked until the transaction ends: status events, actions and commands on one job serialise here. */
-    public Uni<JobRecord> lock(SqlClient db, String id) {
+    public Uni<Optional<JobRecord>> lock(SqlClient db, String id) {
         return one(db, "SELECT " + JobRows.ALL_COLUMNS + " FROM job j WHERE j.id = $1 FOR UPDATE", Tuple.of(id));
     }
 
-    public Uni<JobRecord> findByIdempotencyKey(SqlClient db, String tenant, String owner, String key) {
+    /** A job just written by this service (it exists: a missing one is a bug, not a 404). */
+    public Uni<JobRecord> get(SqlClient db, String id) {
+        return find(db, id).map(Optional::orElseThrow);
+    }
+
+    public Uni<Optional<JobRecord>> findByIdempotencyKey(SqlClient db, String tenant, String owner, String key) {
         return one(db, "SELECT " + JobRows.ALL_COLUMNS + " FROM job j WHERE j.tenant = $1 AND j.owner = $2 "
                 + "AND j.idempotency_key = $3", Tuple.of(tenant, owner, key));
     }
@@ -106,9 +112,9 @@ public class JobRepository {
                 .execute(t).replaceWithVoid();
     }
 
-    private static Uni<JobRecord> one(SqlClient db, String sql, Tuple t) {
+    private static Uni<Optional<JobRecord>> one(SqlClient db, String sql, Tuple t) {
         return db.preparedQuery(sql).execute(t)
-                .map(rows -> rows.size() == 0 ? null : JobRows.map(rows.iterator().next()));
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(JobRows.map(rows.iterator().next())));
     }
 
     static <T> List<T> list(RowSet<Row> rows, Function<Row, T> mapper) {

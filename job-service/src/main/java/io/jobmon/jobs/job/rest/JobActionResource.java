@@ -43,14 +43,14 @@ public class JobActionResource {
     /** 201 + the job; with an {@code Idempotency-Key} seen before, 201 + the job that key made. */
     @POST
     public Uni<Response> submit(JobSpec spec, @HeaderParam("Idempotency-Key") String key) {
-        return submits.submit(caller.get(), spec, key).flatMap(c -> created(c.job(), c.warnings(), c.replayed()));
+        return submits.submit(caller.get(), spec, key).chain(c -> created(c.job(), c.warnings(), c.replayed()));
     }
 
     @POST
     @Path("/{id}/stop")
     @Consumes(MediaType.WILDCARD)
     public Uni<JobDetail> stop(@PathParam("id") String id) {
-        return actions.stop(caller.get(), id).flatMap(job -> queries.detailOf(job, List.of()));
+        return actions.stop(caller.get(), id).chain(job -> queries.detailOf(job, List.of()));
     }
 
     /** 201 + the new job, linked to the old one (same chain). */
@@ -59,14 +59,14 @@ public class JobActionResource {
     public Uni<Response> resubmit(@PathParam("id") String id, Requests.Resubmit body) {
         ActionService.Mode mode = body == null || body.mode() == null ? ActionService.Mode.NORMAL : body.mode();
         return actions.resubmit(caller.get(), id, mode, body == null ? null : body.debugCommand())
-                .flatMap(job -> created(job, List.of(), false));
+                .chain(job -> created(job, List.of(), false));
     }
 
     /** 201 + the new job; {@code warnings} lists volumes dropped because the caller may not mount them. */
     @POST
     @Path("/{id}/clone")
     public Uni<Response> cloneJob(@PathParam("id") String id, JobSpec overrides) {
-        return submits.cloneJob(caller.get(), id, overrides).flatMap(c -> created(c.job(), c.warnings(), false));
+        return submits.cloneJob(caller.get(), id, overrides).chain(c -> created(c.job(), c.warnings(), false));
     }
 
     /** 204; 409 unless the job is in a final state. */

@@ -5,7 +5,7 @@ import io.jobmon.contracts.problem.Problem.FieldError;
 import io.jobmon.jobs.job.rest.dto.AttemptsView;
 import io.jobmon.jobs.job.rest.dto.JobDetail;
 import io.jobmon.jobs.job.rest.dto.JobRow;
-import io.jobmon.jobs.job.rest.dto.Page;
+import io.jobmon.contracts.api.Page;
 import io.jobmon.jobs.job.rest.dto.PodView;
 import io.jobmon.jobs.job.rest.dto.StatsView;
 import io.jobmon.jobs.job.rest.dto.TimelineEntry;

@@ -34,14 +34,14 @@ public class JobSettingsResource {
     @Path("/tags")
     public Uni<JobDetail> tags(@PathParam("id") String id, Requests.Tags body) {
         return settings.tags(caller.get(), id, body == null ? null : body.tags())
-                .flatMap(job -> queries.detailOf(job, List.of()));
+                .chain(job -> queries.detailOf(job, List.of()));
     }
 
     @PUT
     @Path("/shares")
     public Uni<JobDetail> shares(@PathParam("id") String id, Requests.Shares body) {
         return settings.shares(caller.get(), id, body == null ? null : body.users())
-                .flatMap(job -> queries.detailOf(job, List.of()));
+                .chain(job -> queries.detailOf(job, List.of()));
     }
 
     @PUT
@@ -51,6 +51,6 @@ public class JobSettingsResource {
             throw ApiException.badRequest("visibility", "required: PRIVATE or PROJECT");
         }
         return settings.visibility(caller.get(), id, body.visibility())
-                .flatMap(job -> queries.detailOf(job, List.of()));
+                .chain(job -> queries.detailOf(job, List.of()));
     }
 }

@@ -16,8 +16,9 @@ public final class Access {
     private Access() {
     }
 
-    /** @return the job when the caller holds {@code needed} on it */
-    public static JobRecord require(Caller caller, JobRecord job, Permission needed) {
+    /** @return the job when it exists and the caller holds {@code needed} on it (404 / 403 otherwise) */
+    public static JobRecord require(Caller caller, java.util.Optional<JobRecord> found, Permission needed) {
+        JobRecord job = found.orElse(null);
         Set<Permission> granted = job == null ? Set.of() : AccessRule.permissions(caller, job.access());
         if (!granted.contains(Permission.VIEW)) {
             throw ApiException.notFound("no job " + (job == null ? "with this id" : job.id()));

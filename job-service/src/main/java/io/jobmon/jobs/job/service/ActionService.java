@@ -46,27 +46,27 @@ public class ActionService {
 
     /** Stops a waiting, running or abnormal job; 409 for a job that already ended. Returns the job as stored. */
     public Uni<JobRecord> stop(Caller caller, String id) {
-        return pool.withTransaction(tx -> jobs.lock(tx, id).flatMap(found -> {
+        return pool.withTransaction(tx -> jobs.lock(tx, id).chain(found -> {
             JobRecord job = Access.require(caller, found, Permission.ACT);
             if (!StatusMachine.canStop(job.status())) {
                 throw ApiException.conflict("job " + id + " already ended (" + job.status() + ")");
             }
             return stopper.record(tx, job, "StoppedByUser", "stopped by " + caller.user(), TransitionRecord.USER)
                     .replaceWith(job);
-        })).flatMap(job -> job.status() == JobStatus.STOPPING ? Uni.createFrom().voidItem()
+        })).chain(job -> job.status() == JobStatus.STOPPING ? Uni.createFrom().voidItem()
                 : stopper.deleteWorkload(job))
-                .flatMap(x -> jobs.find(pool, id));
+                .chain(x -> jobs.get(pool, id));
     }
 
     /** Deletes a job in a final state (409 otherwise): its record, timeline and pods; a deleted snapshot goes out. */
     public Uni<Void> delete(Caller caller, String id) {
-        return pool.withTransaction(tx -> jobs.lock(tx, id).flatMap(found -> {
+        return pool.withTransaction(tx -> jobs.lock(tx, id).chain(found -> {
             JobRecord job = Access.require(caller, found, Permission.ACT);
             if (!StatusMachine.canDelete(job.status())) {
                 throw ApiException.conflict("job " + id + " is " + job.status() + "; stop it first: only a job in a "
                         + "final state (SUCCEEDED, FAILED, STOPPED) may be deleted");
             }
-            return outbox.deleted(tx, job).flatMap(x -> jobs.delete(tx, id));
+            return outbox.deleted(tx, job).chain(x -> jobs.delete(tx, id));
         }));
     }
 
@@ -89,7 +89,7 @@ public class ActionService {
      * the user can get into the container), no automatic restarts. The new job joins the chain, linked to the old.
      */
     public Uni<JobRecord> resubmit(Caller caller, String id, Mode mode, List<String> debugCommand) {
-        return jobs.find(pool, id).flatMap(found -> {
+        return jobs.find(pool, id).chain(found -> {
             JobRecord source = Access.require(caller, found, Permission.ACT);
             if (!StatusMachine.canResubmit(source.status())) {
                 throw ApiException.conflict("job " + id + " is " + source.status() + "; stop it before resubmitting");
@@ -97,7 +97,7 @@ public class ActionService {
             JobSpec spec = mode == Mode.DEBUG ? debugSpec(source.spec(), debugCommand) : source.spec();
             SpecValidator.validate(SpecDefaults.apply(spec, rules), caller.isAdmin() ? caller : ownerOf(caller, source),
                     rules);
-            return jobs.lastAttempt(pool, source.rootId()).flatMap(last -> creator.create(new NewJob(
+            return jobs.lastAttempt(pool, source.rootId()).chain(last -> creator.create(new NewJob(
                     SpecDefaults.apply(spec, rules), source.tenant(), source.owner(),
                     mode == Mode.DEBUG ? AttemptCause.USER_DEBUG : AttemptCause.USER, source.rootId(), last + 1,
                     source.id(), null, null, source.retryCount(), null, source.shares()), TransitionRecord.USER));

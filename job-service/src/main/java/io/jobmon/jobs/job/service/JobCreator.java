@@ -61,15 +61,15 @@ public class JobCreator {
     /** Stores a record made by {@link #record} in the caller's transaction. */
     public Uni<Void> insert(SqlClient tx, JobRecord job, String source) {
         return jobs.insert(tx, job)
-                .flatMap(x -> transitions.insert(tx, new TransitionRecord(job.id(), JobStatus.PENDING, "Submitted",
+                .chain(x -> transitions.insert(tx, new TransitionRecord(job.id(), JobStatus.PENDING, "Submitted",
                         submittedMessage(job), null, job.submittedAt(), source, null)))
-                .flatMap(x -> outbox.changed(tx, job.id()));
+                .chain(x -> outbox.changed(tx, job.id()));
     }
 
     /** Creates the job in its own transaction, then its workload; returns the stored job. */
     public Uni<JobRecord> create(NewJob n, String source) {
         JobRecord job = record(n);
-        return pool.withTransaction(tx -> insert(tx, job, source)).flatMap(x -> launch(job));
+        return pool.withTransaction(tx -> insert(tx, job, source)).chain(x -> launch(job));
     }
 
     /** Creates the workload of a committed job; on refusal records the job as ABNORMAL. Returns the job as stored. */
@@ -77,22 +77,23 @@ public class JobCreator {
         return workloads.submit(job)
                 .onItemOrFailure().transformToUni((ok, failure) -> {
                     if (failure == null) {
-                        return jobs.find(pool, job.id());
+                        return jobs.get(pool, job.id());
                     }
                     LOG.warnf("workload of %s refused by %s: %s", job.id(), job.cluster(), failure.getMessage());
-                    return markSubmitFailed(job, failure).flatMap(x -> jobs.find(pool, job.id()));
+                    return markSubmitFailed(job, failure).chain(x -> jobs.get(pool, job.id()));
                 });
     }
 
     private Uni<Void> markSubmitFailed(JobRecord job, Throwable failure) {
         Instant now = Instant.now();
         String message = "the cluster refused the workload: " + failure.getMessage();
-        return pool.withTransaction(tx -> jobs.lock(tx, job.id()).flatMap(j -> jobs.updateStatus(tx,
+        return pool.withTransaction(tx -> jobs.lock(tx, job.id()).map(java.util.Optional::orElseThrow)
+                .chain(j -> jobs.updateStatus(tx,
                 new JobRepository.StatusUpdate(j.id(), JobStatus.ABNORMAL, "SubmitFailed", message, null,
                         "SubmitFailed", j.firstEventAt(), j.startedAt(), null, j.lastSequence()))
-                .flatMap(x -> transitions.insert(tx, new TransitionRecord(j.id(), JobStatus.ABNORMAL, "SubmitFailed",
+                .chain(x -> transitions.insert(tx, new TransitionRecord(j.id(), JobStatus.ABNORMAL, "SubmitFailed",
                         message, null, now, TransitionRecord.SYSTEM, null)))
-                .flatMap(x -> outbox.changed(tx, j.id()))));
+                .chain(x -> outbox.changed(tx, j.id()))));
     }
 
     private static String submittedMessage(JobRecord job) {

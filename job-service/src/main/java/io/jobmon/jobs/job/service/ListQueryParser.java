@@ -1,5 +1,6 @@
 package io.jobmon.jobs.job.service;
 
+import io.jobmon.contracts.api.Limits;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem.FieldError;
@@ -20,8 +21,6 @@ import java.util.regex.Pattern;
  */
 public final class ListQueryParser {
 
-    public static final int DEFAULT_LIMIT = 50;
-    public static final int MAX_LIMIT = 500;
     static final Pattern NAME_FILTER = Pattern.compile("[\\p{L}\\p{N} ._-]{1,128}");
     static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,127}");
     private static final String STATUSES = Arrays.toString(JobStatus.values());
@@ -83,19 +82,7 @@ public final class ListQueryParser {
     }
 
     public static int limit(String raw, List<FieldError> errors) {
-        if (blankToNull(raw) == null) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int n = Integer.parseInt(raw.trim());
-            if (n >= 1 && n <= MAX_LIMIT) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        errors.add(new FieldError("limit", "must be a number from 1 to " + MAX_LIMIT));
-        return DEFAULT_LIMIT;
+        return Limits.parse(raw, errors);
     }
 
     public static <E extends Enum<E>> E enumOf(Class<E> type, String raw, E fallback, String field, List<FieldError> errors) {

@@ -14,7 +14,7 @@ import io.jobmon.jobs.job.rest.JobMapper;
 import io.jobmon.jobs.job.rest.dto.AttemptsView;
 import io.jobmon.jobs.job.rest.dto.JobDetail;
 import io.jobmon.jobs.job.rest.dto.JobRow;
-import io.jobmon.jobs.job.rest.dto.Page;
+import io.jobmon.contracts.api.Page;
 import io.jobmon.jobs.job.rest.dto.PodView;
 import io.jobmon.jobs.job.rest.dto.StatsView;
 import io.jobmon.jobs.job.rest.dto.TimelineEntry;
@@ -72,7 +72,7 @@ public class QueryService {
     }
 
     public Uni<JobDetail> detail(Caller caller, String id) {
-        return visible(caller, id).flatMap(job -> pods.countByPhase(pool, id)
+        return visible(caller, id).chain(job -> pods.countByPhase(pool, id)
                 .map(byPhase -> JobMapper.detail(job, byPhase, List.of(), Instant.now())));
     }
 
@@ -82,14 +82,14 @@ public class QueryService {
     }
 
     public Uni<List<TimelineEntry>> timeline(Caller caller, String id) {
-        return visible(caller, id).flatMap(job -> transitions.timeline(pool, id))
+        return visible(caller, id).chain(job -> transitions.timeline(pool, id))
                 .map(list -> list.stream().map(JobMapper::timeline).toList());
     }
 
     /** Pods ordered by name, a page at a time (a job may have thousands). */
     public Uni<Page<PodView>> pods(Caller caller, String id, String cursor, int limit) {
         String after = cursor == null ? null : Cursor.decode(cursor, "pod:name").value();
-        return visible(caller, id).flatMap(job -> pods.page(pool, id, after, limit + 1)).map(list -> {
+        return visible(caller, id).chain(job -> pods.page(pool, id, after, limit + 1)).map(list -> {
             boolean more = list.size() > limit;
             List<PodView> items = list.stream().limit(limit).map(JobMapper::pod).toList();
             String next = more ? new Cursor("pod:name", items.get(items.size() - 1).name(), id, 0).encode() : null;
@@ -98,7 +98,7 @@ public class QueryService {
     }
 
     public Uni<AttemptsView> attempts(Caller caller, String id) {
-        return visible(caller, id).flatMap(job -> jobs.chain(pool, job.rootId()).flatMap(chain -> commands
+        return visible(caller, id).chain(job -> jobs.chain(pool, job.rootId()).chain(chain -> commands
                 .forJobs(pool, chain.stream().map(JobRecord::id).toList()).map(cmds -> {
                     JobRecord root = chain.get(0);
                     int used = chain.stream().mapToInt(JobRecord::retryCount).max().orElse(0);

@@ -75,10 +75,10 @@ public class SettingsService {
     }
 
     private Uni<JobRecord> change(Caller caller, String id, BiFunction<SqlClient, JobRecord, Uni<Void>> write) {
-        return pool.withTransaction(tx -> jobs.lock(tx, id).flatMap(found -> {
+        return pool.withTransaction(tx -> jobs.lock(tx, id).chain(found -> {
             JobRecord job = Access.require(caller, found, Permission.ACT);
-            return write.apply(tx, job).flatMap(x -> outbox.changed(tx, id));
-        })).flatMap(x -> jobs.find(pool, id));
+            return write.apply(tx, job).chain(x -> outbox.changed(tx, id));
+        })).chain(x -> jobs.get(pool, id));
     }
 
     private static void failOn(List<FieldError> errors) {

@@ -4,6 +4,7 @@ import io.jobmon.jobs.config.JobsConfig;
 import io.jobmon.jobs.job.repository.JobRepository;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -29,20 +30,18 @@ public class StopSweeper {
 
     @Scheduled(every = "${jobmon.jobs.sweep-interval:30s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void sweep() {
-        try {
-            sweepOnce(Instant.now().minus(config.stopGrace())).await().indefinitely();
-        } catch (RuntimeException e) {
-            LOG.warnf("stop sweep failed: %s", e.getMessage());
-        }
+    Uni<Void> sweep() {
+        return sweepOnce(Instant.now().minus(config.stopGrace()))
+                .onFailure().invoke(e -> LOG.warnf("stop sweep failed: %s", e.getMessage()))
+                .onFailure().recoverWithNull();
     }
 
     /** Ends every STOPPING state older than {@code before}; each job in its own transaction. */
-    public io.smallrye.mutiny.Uni<Void> sweepOnce(Instant before) {
+    public Uni<Void> sweepOnce(Instant before) {
         return jobs.stoppingSince(pool, before, 500)
                 .onItem().transformToMulti(ids -> Multi.createFrom().iterable(ids))
                 .onItem().transformToUniAndConcatenate(id -> pool.withTransaction(tx -> jobs.lock(tx, id)
-                        .flatMap(job -> stopper.finish(tx, job))))
+                        .chain(found -> found.map(job -> stopper.finish(tx, job)).orElse(Uni.createFrom().voidItem()))))
                 .collect().last().replaceWithVoid();
     }
 }

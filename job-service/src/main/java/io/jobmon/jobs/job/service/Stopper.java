@@ -46,9 +46,9 @@ public class Stopper {
         StatusUpdate u = new StatusUpdate(job.id(), next, reason, message, job.exitCode(), job.failureReason(),
                 job.firstEventAt(), job.startedAt(), next.isFinal() ? now : null, job.lastSequence());
         return jobs.updateStatus(tx, u)
-                .flatMap(x -> transitions.insert(tx, new TransitionRecord(job.id(), next, reason, message, null, now,
+                .chain(x -> transitions.insert(tx, new TransitionRecord(job.id(), next, reason, message, null, now,
                         source, null)))
-                .flatMap(x -> outbox.changed(tx, job.id()))
+                .chain(x -> outbox.changed(tx, job.id()))
                 .replaceWith(next);
     }
 
@@ -69,8 +69,8 @@ public class Stopper {
         String message = "no word from the cluster within the stop grace period";
         return jobs.updateStatus(tx, new StatusUpdate(job.id(), JobStatus.STOPPED, job.reason(), message,
                         job.exitCode(), job.failureReason(), job.firstEventAt(), job.startedAt(), now, job.lastSequence()))
-                .flatMap(x -> transitions.insert(tx, new TransitionRecord(job.id(), JobStatus.STOPPED, job.reason(),
+                .chain(x -> transitions.insert(tx, new TransitionRecord(job.id(), JobStatus.STOPPED, job.reason(),
                         message, null, now, TransitionRecord.SYSTEM, null)))
-                .flatMap(x -> outbox.changed(tx, job.id()));
+                .chain(x -> outbox.changed(tx, job.id()));
     }
 }

@@ -46,11 +46,12 @@ public class SubmitService {
             throw ApiException.badRequest("Idempotency-Key", "1-128 visible ASCII characters");
         }
         JobSpec spec = SpecDefaults.apply(raw, rules);
-        Uni<JobRecord> earlier = idempotencyKey == null ? Uni.createFrom().nullItem()
+        Uni<java.util.Optional<JobRecord>> earlier = idempotencyKey == null
+                ? Uni.createFrom().item(java.util.Optional.empty())
                 : jobs.findByIdempotencyKey(pool, caller.tenant(), caller.user(), idempotencyKey);
-        return earlier.flatMap(found -> {
-            if (found != null) {
-                return Uni.createFrom().item(replay(found, spec, idempotencyKey));
+        return earlier.chain(found -> {
+            if (found.isPresent()) {
+                return Uni.createFrom().item(replay(found.get(), spec, idempotencyKey));
             }
             SpecValidator.validate(spec, caller, rules);
             return creator.create(NewJob.first(spec, caller.tenant(), caller.user(), idempotencyKey, null),
@@ -58,7 +59,7 @@ public class SubmitService {
                     .map(job -> new Created(job, false, List.of()))
                     .onFailure(SubmitService::isIdempotencyRace)
                     .recoverWithUni(e -> jobs.findByIdempotencyKey(pool, caller.tenant(), caller.user(), idempotencyKey)
-                            .map(job -> replay(job, spec, idempotencyKey)));
+                            .map(job -> replay(job.orElseThrow(), spec, idempotencyKey)));
         });
     }
 
@@ -68,7 +69,7 @@ public class SubmitService {
      */
     public Uni<Created> cloneJob(Caller caller, String id, JobSpec overrides) {
         Access.requireTenant(caller);
-        return jobs.find(pool, id).flatMap(found -> {
+        return jobs.find(pool, id).chain(found -> {
             JobRecord source = Access.require(caller, found, Permission.CLONE);
             JobSpec merged = SpecDefaults.merge(source.spec(), overrides);
             List<String> warnings = new java.util.ArrayList<>();

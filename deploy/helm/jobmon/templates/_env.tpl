@@ -1,0 +1,42 @@
+{{/*
+The plain settings of one service, as a dict of environment variables (the service's ConfigMap). Secrets are not
+here: the Deployment adds them as secretKeyRefs. Values in services.<name>.env override what the chart computes.
+Call with (dict "root" $ "name" "job-service").
+*/}}
+{{- define "jobmon.env" -}}
+{{- $root := .root -}}
+{{- $name := .name -}}
+{{- $env := dict
+    "QUARKUS_HTTP_PORT" "8080"
+    "QUARKUS_MANAGEMENT_PORT" "9000"
+    "JAVA_OPTS_APPEND" $root.Values.pod.javaOptions
+    "JOBMON_OIDC_URL" (required "oidc.issuerUrl is required" $root.Values.oidc.issuerUrl) -}}
+{{- if include "jobmon.usesBackends" . -}}
+{{- $_ := set $env "JOBMON_DB_URL" (include "jobmon.pgUrl" $root) -}}
+{{- $_ := set $env "JOBMON_KAFKA_BOOTSTRAP" (include "jobmon.kafkaBootstrap" $root) -}}
+{{- end -}}
+{{- if include "jobmon.usesKubeApi" . -}}
+{{- $_ := set $env "QUARKUS_CONFIG_LOCATIONS" "file:/etc/jobmon/clusters/clusters.properties" -}}
+{{- end -}}
+{{- if eq $name "gateway" -}}
+{{- $_ := set $env "JOBMON_CORS_ORIGINS" $root.Values.gateway.corsOrigins -}}
+{{- $_ := set $env "JOBMON_JOB_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "job-service")) -}}
+{{- $_ := set $env "JOBMON_EVENT_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "event-ingest-service")) -}}
+{{- $_ := set $env "JOBMON_METRICS_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "metrics-service")) -}}
+{{- $_ := set $env "JOBMON_LOG_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "log-service")) -}}
+{{- $_ := set $env "JOBMON_DIAGNOSIS_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "diagnosis-service")) -}}
+{{- end -}}
+{{- if eq $name "diagnosis-service" -}}
+{{- $_ := set $env "JOBMON_JOB_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "job-service")) -}}
+{{- $_ := set $env "JOBMON_EVENT_INGEST_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "event-ingest-service")) -}}
+{{- $_ := set $env "JOBMON_METRICS_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "metrics-service")) -}}
+{{- $_ := set $env "JOBMON_LOG_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "log-service")) -}}
+{{- $_ := set $env "JOBMON_DIAGNOSIS_SERVICE_ACCOUNT" (toString $root.Values.oidc.diagnosisClient.enabled) -}}
+{{- $_ := set $env "JOBMON_DIAGNOSIS_CLIENT_ID" $root.Values.oidc.diagnosisClient.clientId -}}
+{{- end -}}
+{{- $svc := index $root.Values.services $name -}}
+{{- range $k, $v := ($svc.env | default dict) -}}
+{{- $_ := set $env $k (toString $v) -}}
+{{- end -}}
+{{- toJson $env -}}
+{{- end -}}

@@ -1,0 +1,38 @@
+package io.jobmon.events.ingest;
+
+import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.contracts.events.Topics;
+import io.jobmon.contracts.outbox.Outbox;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Transitions for {@code jobmon.job.status} (key jobId), appended to the suite's outbox in the transaction of the
+ * records that caused them, in order: consumers drop a sequence they already applied, so a republished one after
+ * a crash changes nothing.
+ */
+@ApplicationScoped
+public class StatusOutbox {
+
+    static final String SOURCE = "/jobmon/event-ingest-service";
+
+    private final Outbox outbox;
+
+    public StatusOutbox(Outbox outbox) {
+        this.outbox = outbox;
+    }
+
+    public Uni<Void> append(SqlConnection conn, List<JobStatusChanged> transitions) {
+        List<String> keys = new ArrayList<>(transitions.size());
+        List<String> values = new ArrayList<>(transitions.size());
+        for (JobStatusChanged t : transitions) {
+            keys.add(t.jobId());
+            values.add(CloudEvents.encode(SOURCE, JobStatusChanged.TYPE, t.jobId(), t));
+        }
+        return outbox.append(conn, Topics.JOB_STATUS, keys, values);
+    }
+}

@@ -1,0 +1,102 @@
+package io.jobmon.gateway;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobmon.testsupport.Tokens;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.common.http.TestHTTPResourceManager;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.oidc.server.OidcWiremockTestResource;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** What the edge refuses or hides: management endpoints, foreign tokens, users without the role, path tricks. */
+@QuarkusTest
+@WithTestResource(OidcWiremockTestResource.class)
+@WithTestResource(FakeDownstreams.class)
+class EdgeTest {
+
+    @TestHTTPResource("/")
+    URL base;
+
+    static String management(String path) {
+        String root = TestHTTPResourceManager.getManagementUri().replaceAll("/+$", "");
+        return (root.endsWith("/q") ? root.substring(0, root.length() - 2) : root) + path;
+    }
+
+    @Test
+    void managementEndpointsAreOnTheirOwnPortNeverOnTheApiPort() {
+        for (String path : new String[] {"/q/metrics", "/q/health", "/q/health/ready", "/q/openapi"}) {
+            given().get(path).then().statusCode(404).contentType("application/problem+json");
+            given().auth().oauth2(Tokens.alice()).get(path).then().statusCode(404);
+        }
+        given().get(management("/q/metrics")).then().statusCode(200);
+        given().get(management("/q/health/live")).then().statusCode(200);
+    }
+
+    @Test
+    void dotSegmentsCannotReachAnotherPath() {
+        for (String path : new String[] {"/api/v1/jobs/../../../q/metrics", "/api/v1/jobs/%2e%2e/%2e%2e/%2e%2e/q/metrics",
+                "/api/v1/jobs/.%2E/x", "/api/v1/jobs/a%2fb/pods", "/api/v1/jobs/j-1%00/pods"}) {
+            given().urlEncodingEnabled(false).auth().oauth2(Tokens.alice()).get(path).then().statusCode(400)
+                    .contentType("application/problem+json").body("type", startsWith("https://jobmon.io/problems/"));
+        }
+    }
+
+    @Test
+    void aTokenForAnotherAudienceIsRefused() {
+        given().auth().oauth2(Tokens.user("alice").audience("grafana").get()).get("/api/v1/me").then().statusCode(401)
+                .contentType("application/problem+json");
+    }
+
+    @Test
+    void aRealmUserWithoutThePlatformRoleCannotSubmit() {
+        String noRole = Tokens.user("intruder").roles("offline_access", "uma_authorization").get();
+        given().auth().oauth2(noRole).contentType("application/json").body("{}").post("/api/v1/jobs").then()
+                .statusCode(403).contentType("application/problem+json");
+        given().auth().oauth2(noRole).get("/api/v1/jobs").then().statusCode(403);
+    }
+
+    @Test
+    void httpMetricsNameRouteTemplatesNotJobIds() {
+        String token = Tokens.user("metered").get();
+        given().auth().oauth2(token).get("/api/v1/jobs/job-secret-4711/pods").then().statusCode(200);
+        given().auth().oauth2(token).get("/api/v1/jobs/job-secret-4711/logs/download").then().statusCode(200);
+        given().get(management("/q/metrics")).then().statusCode(200)
+                .body(containsString("uri=\"/api/v1/jobs/{id}/{sub}\""))
+                .body(containsString("uri=\"/api/v1/jobs/{id}/logs/{op}\""))
+                .body(not(containsString("job-secret-4711")));
+    }
+
+    @Test
+    void aHalfSentRequestDoesNotHoldItsConnection() throws Exception {
+        try (Socket s = new Socket(base.getHost(), base.getPort())) {
+            OutputStream out = s.getOutputStream();
+            out.write("GET /api/v1/jobs HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            s.setSoTimeout(30_000);
+            InputStream in = s.getInputStream();
+            long start = System.nanoTime();
+            int read = in.read();
+            assertEquals(-1, read, "the gateway closes the connection instead of waiting for the rest");
+            assertTrue(System.nanoTime() - start < 25_000_000_000L, "closed within the idle timeout");
+        }
+    }
+
+    @Test
+    void aLongUriIsA414Problem() {
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs?name=" + "a".repeat(9000)).then().statusCode(414)
+                .contentType("application/problem+json").body("status", equalTo(414));
+    }
+}
