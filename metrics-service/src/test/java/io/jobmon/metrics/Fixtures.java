@@ -20,6 +20,18 @@ public final class Fixtures {
     private Fixtures() {
     }
 
+    /** The number of points of a chart's series {@code i}, 0 while the chart has no such series yet. */
+    public static int points(io.restassured.path.json.JsonPath chart, int i) {
+        java.util.List<Object> l = chart.getList("series[" + i + "].points");
+        return l == null ? 0 : l.size();
+    }
+
+    /** A URL on the management interface (its own port: /q/metrics, /q/health). */
+    public static String management(String path) {
+        String base = io.quarkus.test.common.http.TestHTTPResourceManager.getManagementUri().replaceAll("/+$", "");
+        return (base.endsWith("/q") ? base.substring(0, base.length() - 2) : base) + path;
+    }
+
     public static String newId(String prefix) {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }

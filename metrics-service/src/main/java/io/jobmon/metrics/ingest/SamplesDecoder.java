@@ -1,11 +1,14 @@
 package io.jobmon.metrics.ingest;
 
-import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.contracts.messaging.Envelopes;
 import java.util.List;
 
-/** Turns a record of {@code jobmon.metrics.samples} into a {@link SampleBatch}, or says why it is invalid. */
+/**
+ * Turns a record of {@code jobmon.metrics.samples} into a {@link SampleBatch}, or says why it is invalid: the
+ * suite's envelope check (CloudEvents 1.0, the samples type, size bound), then a node and sane samples.
+ */
 public final class SamplesDecoder {
 
     private SamplesDecoder() {
@@ -13,7 +16,7 @@ public final class SamplesDecoder {
 
     /** @throws InvalidRecordException with the reason the DLQ records */
     public static SampleBatch decode(String key, String value, int partition, long offset, long kafkaTimeMs) {
-        MetricSamples data = CloudEvents.decode(value, MetricSamples.class).data();
+        MetricSamples data = Envelopes.METRIC_SAMPLES.data(key, value);
         String node = data.node() != null && !data.node().isBlank() ? data.node() : key;
         if (node == null || node.isBlank()) {
             throw new InvalidRecordException("no node: neither 'node' nor the record key names one");

@@ -6,21 +6,13 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 
-/** The shared job-access read model (contracts), on this service's schema. */
+/** The shared job-access read model (contracts), on this service's schema (found through the search path). */
 @ApplicationScoped
 public class AccessWiring {
 
-    public static final String SCHEMA = "metrics";
-
     @Produces
     @ApplicationScoped
-    JobAccessStore jobAccessStore(Pool pool) {
-        return new JobAccessStore(pool, SCHEMA);
-    }
-
-    @Produces
-    @ApplicationScoped
-    JobGuard jobGuard(JobAccessStore store) {
-        return new JobGuard(store);
+    JobGuard jobGuard(Pool pool) {
+        return new JobGuard(new JobAccessStore(pool));
     }
 }

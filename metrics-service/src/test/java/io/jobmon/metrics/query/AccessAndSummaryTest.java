@@ -62,8 +62,8 @@ class AccessAndSummaryTest {
                     (i, ms) -> gpu == 0 ? 40_000 + i : 500));
         }
         Fixtures.sendSamples(node, s);
-        await().atMost(WAIT).until(() -> given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics?step=60")
-                .then().extract().jsonPath().getList("series[0].points").size() == 60);
+        await().atMost(WAIT).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics?step=60")
+                .then().extract().jsonPath(), 0) == 60);
         return job;
     }
 
@@ -156,11 +156,11 @@ class AccessAndSummaryTest {
         s.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), start, 49, (i, ms) -> 90));
         s.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 1, job + "-0"), start, 49, (i, ms) -> 1));
         Fixtures.sendSamples(node, s);
-        await().atMost(WAIT).until(() -> given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics")
-                .then().extract().jsonPath().getList("series[0].points").size() == 49);
+        await().atMost(WAIT).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics")
+                .then().extract().jsonPath(), 0) == 49);
         gauges.refresh(now.plusSeconds(1)).await().atMost(WAIT);
         String labels = "cluster=\"c1\",job_id=\"" + job + "\",owner=\"alice\",queue=\"gpu-a100\",tenant=\"t1\"";
-        given().get("/q/metrics").then()
+        given().get(Fixtures.management("/q/metrics")).then()
                 .body(containsString("jobmon_job_gpu_utilization_percent{" + labels + "} 45.5"))
                 .body(containsString("jobmon_job_gpus_idle{" + labels + "} 1.0"))
                 .body(containsString("jobmon_job_gpus{" + labels + "} 2.0"))

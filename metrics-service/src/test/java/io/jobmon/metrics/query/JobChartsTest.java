@@ -65,7 +65,7 @@ class JobChartsTest {
         Fixtures.sendSamples(node, samples);
         String q = "metric=gpu_util&" + range(T0, T0.plus(Duration.ofHours(1)));
         await().atMost(WAIT).until(() -> chart(job, q + "&groupBy=gpu").getList("series").size() == 4
-                && chart(job, q + "&groupBy=gpu").getList("series[3].points").size() == 240);
+                && Fixtures.points(chart(job, q + "&groupBy=gpu"), 3) == 240);
         JsonPath byGpu = chart(job, q + "&groupBy=gpu");
         assertEquals(15, byGpu.getLong("stepSeconds"));
         assertEquals("raw", byGpu.getString("resolution"));
@@ -130,7 +130,7 @@ class JobChartsTest {
         Fixtures.sendSamples(node, s);
         String q = "metric=net_rx&metric=gpu_util&step=60&" + range(T0, T0.plus(Duration.ofHours(2)));
         await().atMost(WAIT).until(() -> chart(job, q).getList("series").size() == 2
-                && chart(job, q).getList("series[0].points").size() >= 119);
+                && Fixtures.points(chart(job, q), 0) >= 119);
         JsonPath before = chart(job, q);
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics?" + q).then()
                 .body("series[0].metric", equalTo("net_rx")).body("series[1].metric", equalTo("gpu_util"))

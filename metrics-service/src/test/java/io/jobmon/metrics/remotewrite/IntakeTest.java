@@ -53,12 +53,12 @@ class IntakeTest {
                 .post("/api/v1/write").then().statusCode(204);
         String q = "/api/v1/jobs/" + job + "/metrics?metric=gpu_mem_used&aggregation=sum&from=" + T0 + "&to="
                 + T0.plus(Duration.ofHours(1));
-        await().atMost(Duration.ofSeconds(30)).until(() -> given().auth().oauth2(Tokens.alice()).get(q).then()
-                .extract().jsonPath().getList("series[0].points").size() == 240);
+        await().atMost(Duration.ofSeconds(30)).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
+                .extract().jsonPath(), 0) == 240);
         var chart = given().auth().oauth2(Tokens.alice()).get(q).then().statusCode(200).extract().jsonPath();
         assertEquals(3000.0, chart.getDouble("series[0].points[0][1]"));
         assertEquals("MiB", chart.getString("series[0].unit"));
-        given().get("/q/metrics").then().body(containsString("jobmon_metrics_samples_total{source=\"remote_write\"} 480.0"));
+        given().get(Fixtures.management("/q/metrics")).then().body(containsString("jobmon_metrics_samples_total{source=\"remote_write\"} 480.0"));
     }
 
     @Test
@@ -96,7 +96,7 @@ class IntakeTest {
         String reason2 = new String(dead.get(1).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
         assertEquals(true, reason2.contains("samples[0]"), reason2);
         String q = "/api/v1/jobs/" + job + "/metrics?from=" + T0 + "&to=" + T0.plus(Duration.ofMinutes(5));
-        await().atMost(Duration.ofSeconds(30)).until(() -> given().auth().oauth2(Tokens.alice()).get(q).then()
-                .extract().jsonPath().getList("series[0].points").size() == 4);
+        await().atMost(Duration.ofSeconds(30)).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
+                .extract().jsonPath(), 0) == 4);
     }
 }

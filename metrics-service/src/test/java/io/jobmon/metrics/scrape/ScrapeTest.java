@@ -91,7 +91,7 @@ class ScrapeTest {
     @Test
     void scrapeHealthIsOnTheMetricsEndpointAndInTheAdminApi() {
         round();
-        given().get("/q/metrics").then().statusCode(200)
+        given().get(Fixtures.management("/q/metrics")).then().statusCode(200)
                 .body(containsString("jobmon_scrape_up{target=\"dcgm\"} 1.0"))
                 .body(containsString("jobmon_scrape_up{target=\"broken\"} 0.0"))
                 .body(containsString("jobmon_scrape_samples{target=\"dcgm\"} 216.0"))
