@@ -10,6 +10,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -54,8 +55,11 @@ public class IngestService {
         List<MetricSamples.Sample> all = new ArrayList<>(total);
         int i = 0;
         for (SampleBatch r : records) {
+            // a series usually has several samples in a record: build its key once
+            Map<Map.Entry<String, Map<String, String>>, String> seen = new HashMap<>();
             for (MetricSamples.Sample s : r.samples()) {
-                keys[i] = SeriesLabels.key(r.node(), s.name(), s.labels());
+                keys[i] = seen.computeIfAbsent(new AbstractMap.SimpleImmutableEntry<>(s.name(), s.labels()),
+                        k -> SeriesLabels.key(r.node(), s.name(), s.labels()));
                 nodes[i++] = r.node();
                 all.add(s);
             }

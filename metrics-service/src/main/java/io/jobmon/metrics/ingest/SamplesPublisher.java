@@ -1,6 +1,5 @@
 package io.jobmon.metrics.ingest;
 
-import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.MetricSamples;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -34,7 +33,7 @@ public class SamplesPublisher {
         int parts = (samples.size() + perRecord - 1) / perRecord;
         return Multi.createFrom().range(0, parts).onItem().transformToUniAndMerge(i -> {
             List<MetricSamples.Sample> part = samples.subList(i * perRecord, Math.min(samples.size(), (i + 1) * perRecord));
-            String value = CloudEvents.encode(SOURCE, MetricSamples.TYPE, node, new MetricSamples(node, part));
+            String value = SamplesJson.encode(SOURCE, node, part);
             Message<String> m = Message.of(value).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node).build());
             return emitter.sendMessage(m);
         }).collect().last().replaceWithVoid();

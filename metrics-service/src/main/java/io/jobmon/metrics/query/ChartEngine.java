@@ -89,7 +89,25 @@ public final class ChartEngine {
             String method = ms.contains(null) ? null : ms.size() == 1 ? ms.iterator().next() : "mixed";
             out.add(new Chart.Series(entry.name(), entry.unit(), group, method, points));
         });
+        out.sort(ChartEngine::byGroup);
         return out;
+    }
+
+    /** Lines in a stable order: by pod, node, then GPU index as a number. */
+    static int byGroup(Chart.Series a, Chart.Series b) {
+        for (String k : new String[] {"pod", "node"}) {
+            int c = String.valueOf(a.group().get(k)).compareTo(String.valueOf(b.group().get(k)));
+            if (c != 0) {
+                return c;
+            }
+        }
+        String ga = a.group().getOrDefault("gpu", "");
+        String gb = b.group().getOrDefault("gpu", "");
+        try {
+            return Integer.compare(Integer.parseInt(ga), Integer.parseInt(gb));
+        } catch (NumberFormatException e) {
+            return ga.compareTo(gb);
+        }
     }
 
     static double round(double x) {

@@ -61,22 +61,27 @@ public class JobMetricsService {
         ResolutionChoice rc = choose(params, from, to, now.toEpochMilli());
         long start = Buckets.align(from, rc.stepMs());
         int n = Buckets.count(start, to, rc.stepMs());
-        return jobs.intervals(job.jobId()).chain(mine -> {
+        Set<String> gpuMetrics = new LinkedHashSet<>();
+        Set<String> nodeMetrics = new LinkedHashSet<>();
+        for (Catalogue.Entry e : params.metrics()) {
+            e.sources().forEach(s -> (e.scope() == Catalogue.Scope.GPU ? gpuMetrics : nodeMetrics).add(s.metric()));
+        }
+        Set<String> all = new LinkedHashSet<>(gpuMetrics);
+        all.addAll(nodeMetrics);
+        // independent lookups run side by side: the job's intervals and its pods' series
+        Uni<List<SeriesRef>> byPod = job.pods().isEmpty() || gpuMetrics.isEmpty()
+                ? Uni.createFrom().item(List.of()) : store.ofPods(job.namespace(), job.pods(), gpuMetrics);
+        return Uni.combine().all().unis(jobs.intervals(job.jobId()), byPod).asTuple().chain(t -> {
+            List<Placements.Interval> mine = t.getItem1();
             String[] nodes = mine.stream().map(Placements.Interval::node).distinct().toArray(String[]::new);
-            return jobs.onNodes(nodes, from, to, job.jobId()).chain(others -> {
-                List<Placements.Interval> otherIntervals = others.stream().map(JobRepository.JobInterval::interval).toList();
-                Set<String> gpuMetrics = new LinkedHashSet<>();
-                Set<String> nodeMetrics = new LinkedHashSet<>();
-                for (Catalogue.Entry e : params.metrics()) {
-                    e.sources().forEach(s -> (e.scope() == Catalogue.Scope.GPU ? gpuMetrics : nodeMetrics).add(s.metric()));
-                }
-                Set<String> all = new LinkedHashSet<>(gpuMetrics);
-                all.addAll(nodeMetrics);
-                Uni<List<SeriesRef>> byPod = job.pods().isEmpty() || gpuMetrics.isEmpty()
-                        ? Uni.createFrom().item(List.of()) : store.ofPods(job.namespace(), job.pods(), gpuMetrics);
-                Uni<List<SeriesRef>> byNode = nodes.length == 0 || all.isEmpty() ? Uni.createFrom().item(List.of())
-                        : store.onNodes(List.of(nodes), all);
-                return byPod.chain(p -> byNode.map(q -> merge(p, q))).chain(candidates -> {
+            Uni<List<SeriesRef>> byNode = nodes.length == 0 || all.isEmpty() ? Uni.createFrom().item(List.of())
+                    : store.onNodes(List.of(nodes), all);
+            Uni<List<JobRepository.JobInterval>> otherJobs = nodes.length == 0 ? Uni.createFrom().item(List.of())
+                    : jobs.onNodes(nodes, from, to, job.jobId());
+            return Uni.combine().all().unis(otherJobs, byNode).asTuple().chain(t2 -> {
+                List<Placements.Interval> otherIntervals = t2.getItem1().stream()
+                        .map(JobRepository.JobInterval::interval).toList();
+                return Uni.createFrom().item(merge(t.getItem2(), t2.getItem2())).chain(candidates -> {
                     List<SeriesRef> gpuCandidates = candidates.stream().filter(s -> gpuMetrics.contains(s.metric())).toList();
                     List<SeriesRef> nodeCandidates = candidates.stream().filter(s -> nodeMetrics.contains(s.metric())).toList();
                     Attribution.Result g = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
