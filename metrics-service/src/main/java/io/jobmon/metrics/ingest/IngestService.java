@@ -7,6 +7,7 @@ import io.jobmon.metrics.store.SeriesLabels;
 import io.jobmon.metrics.store.SeriesRepository;
 import io.jobmon.metrics.store.codec.Points;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * Stores a batch of {@code jobmon.metrics.samples} records in one transaction: the partitions' applied offsets
@@ -64,51 +66,65 @@ public class IngestService {
                 all.add(s);
             }
         }
-        // Series ids first, outside the transaction: creating a series is idempotent and never undone.
+        // Series ids first, outside the transaction: creating a series is idempotent and never undone. The blocks
+        // are built and compressed on a worker thread, before the transaction, never on the event loop.
         return series.resolve(keys, nodes, all)
-                .chain(ids -> pool.withTransaction(conn -> applyIn(conn, topic, records, ids, lastOffsets)));
+                .emitOn(Infrastructure.getDefaultWorkerPool())
+                .map(ids -> new Object[] {ids, prepare(records, ids, r -> true)})
+                .chain(x -> pool.withTransaction(conn -> applyIn(conn, topic, records, (long[]) x[0],
+                        (Prepared) x[1], lastOffsets)));
+    }
+
+    /** The head blocks and Xid samples of the records {@code take} keeps. */
+    record Prepared(List<HeadRepository.Block> blocks, Map<String, List<MetricSamples.Sample>> xids, long samples,
+            long newestRecordMs) {
+    }
+
+    static Prepared prepare(List<SampleBatch> records, long[] ids, Predicate<SampleBatch> take) {
+        Map<String, Map<Long, Points>> blocks = new LinkedHashMap<>();
+        Map<String, List<MetricSamples.Sample>> xidSamples = new LinkedHashMap<>();
+        long samples = 0;
+        long newest = 0;
+        int k = 0;
+        for (SampleBatch r : records) {
+            if (!take.test(r)) {
+                k += r.samples().size();
+                continue;
+            }
+            newest = Math.max(newest, r.kafkaTimeMs());
+            for (MetricSamples.Sample s : r.samples()) {
+                long id = ids[k++];
+                long window = Resolution.window(s.timestampMs());
+                blocks.computeIfAbsent(r.node() + '\u0000' + window, x -> new HashMap<>())
+                        .computeIfAbsent(id, x -> new Points(8)).add(s.timestampMs(), s.value());
+                samples++;
+                if (XidDetector.isXid(s.name())) {
+                    xidSamples.computeIfAbsent(r.node(), x -> new ArrayList<>()).add(s);
+                }
+            }
+        }
+        List<HeadRepository.Block> list = new ArrayList<>(blocks.size());
+        blocks.forEach((nodeWindow, series) -> {
+            int sep = nodeWindow.indexOf('\u0000');
+            series.replaceAll((id, p) -> p.normalize());
+            list.add(HeadRepository.Block.of(nodeWindow.substring(0, sep), Long.parseLong(nodeWindow.substring(sep + 1)),
+                    series));
+        });
+        return new Prepared(list, xidSamples, samples, newest);
     }
 
     private Uni<Result> applyIn(SqlConnection conn, String topic, List<SampleBatch> records, long[] ids,
-            Map<Integer, Long> last) {
+            Prepared all, Map<Integer, Long> last) {
         return offsets.lock(conn, topic, last.keySet()).chain(next -> {
-            Map<String, Map<Long, Points>> blocks = new LinkedHashMap<>();
-            Map<String, List<MetricSamples.Sample>> xidSamples = new LinkedHashMap<>();
-            int replayed = 0;
-            long samples = 0;
-            long newest = 0;
-            int k = 0;
-            for (SampleBatch r : records) {
-                boolean fresh = r.offset() >= next.getOrDefault(r.partition(), 0L);
-                if (!fresh) {
-                    replayed++;
-                    k += r.samples().size();
-                    continue;
-                }
-                newest = Math.max(newest, r.kafkaTimeMs());
-                for (MetricSamples.Sample s : r.samples()) {
-                    long id = ids[k++];
-                    long window = Resolution.window(s.timestampMs());
-                    blocks.computeIfAbsent(r.node() + '\u0000' + window, x -> new HashMap<>())
-                            .computeIfAbsent(id, x -> new Points(8)).add(s.timestampMs(), s.value());
-                    samples++;
-                    if (XidDetector.isXid(s.name())) {
-                        xidSamples.computeIfAbsent(r.node(), x -> new ArrayList<>()).add(s);
-                    }
-                }
-            }
-            List<HeadRepository.Block> list = new ArrayList<>(blocks.size());
-            blocks.forEach((nodeWindow, series) -> {
-                int sep = nodeWindow.indexOf('\u0000');
-                series.replaceAll((id, p) -> p.normalize());
-                list.add(new HeadRepository.Block(nodeWindow.substring(0, sep),
-                        Long.parseLong(nodeWindow.substring(sep + 1)), series));
-            });
+            Predicate<SampleBatch> fresh = r -> r.offset() >= next.getOrDefault(r.partition(), 0L);
+            int replayed = (int) records.stream().filter(fresh.negate()).count();
+            // records already stored (a redelivery after a crash or rebalance) are left out: rare, rebuilt here
+            Prepared p = replayed == 0 ? all : prepare(records, ids, fresh);
             Map<Integer, Long> newNext = new HashMap<>();
-            last.forEach((p, o) -> newNext.put(p, o + 1));
-            Result result = new Result(records.size(), replayed, samples, newest);
-            return head.insert(conn, list)
-                    .chain(() -> xids(conn, xidSamples))
+            last.forEach((part, o) -> newNext.put(part, o + 1));
+            Result result = new Result(records.size(), replayed, p.samples(), p.newestRecordMs());
+            return head.insert(conn, p.blocks())
+                    .chain(() -> xids(conn, p.xids()))
                     .chain(() -> offsets.save(conn, topic, newNext))
                     .replaceWith(result);
         });

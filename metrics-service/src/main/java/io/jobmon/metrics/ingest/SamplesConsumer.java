@@ -4,6 +4,7 @@ import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.contracts.events.Topics;
 import io.jobmon.contracts.messaging.ConsumerRule;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -38,6 +39,11 @@ public class SamplesConsumer {
 
     @Incoming(CHANNEL)
     public Uni<Void> consume(KafkaRecordBatch<String, String> batch) {
+        // Decoding a batch is a few hundred thousand samples of JSON: on a worker thread, never the event loop.
+        return Uni.createFrom().deferred(() -> handle(batch)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    }
+
+    private Uni<Void> handle(KafkaRecordBatch<String, String> batch) {
         long start = System.nanoTime();
         List<SampleBatch> valid = new ArrayList<>();
         List<Uni<Void>> dead = new ArrayList<>();

@@ -8,7 +8,6 @@ import io.jobmon.metrics.ingest.IngestMetrics;
 import io.jobmon.metrics.ingest.SamplesPublisher;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -27,6 +26,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Path("/api/v1/write")
 public class RemoteWriteResource {
 
+    static final java.time.Duration PUBLISH_TIMEOUT = java.time.Duration.ofSeconds(60);
+
     private final SamplesPublisher publisher;
     private final MetricsConfig config;
     private final IngestMetrics metrics;
@@ -44,7 +45,7 @@ public class RemoteWriteResource {
     @Blocking
     @Consumes("*/*")
     @Operation(summary = "Prometheus remote-write 1.0 (snappy + protobuf), service-to-service")
-    public Uni<Response> write(byte[] body, @HeaderParam("Content-Type") String contentType,
+    public Response write(byte[] body, @HeaderParam("Content-Type") String contentType,
             @HeaderParam("Content-Encoding") String encoding) {
         Caller caller = CallerFactory.fromToken(token);
         if (!caller.roles().contains(config.remoteWrite().role())) {
@@ -52,20 +53,21 @@ public class RemoteWriteResource {
                     + config.remoteWrite().role() + "'");
         }
         if (contentType != null && contentType.contains("io.prometheus.write.v2")) {
-            return Uni.createFrom().item(Response.status(415).type("application/problem+json")
+            return Response.status(415).type("application/problem+json")
                     .entity(new ApiException(415, "Unsupported Media Type", "unsupported-media-type",
                             "remote-write 2.0 is not supported; send remote-write 1.0 (prometheus.WriteRequest)", null)
-                            .toProblem()).build());
+                            .toProblem()).build();
         }
         if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("snappy")) {
             throw ApiException.badRequest("Content-Encoding", "snappy expected");
         }
         RemoteWriteDecoder.Decoded decoded = RemoteWriteDecoder.decode(body, config.nodeLabels());
         int perRecord = config.remoteWrite().samplesPerRecord();
-        return Multi.createFrom().iterable(decoded.byNode().entrySet()).onItem()
+        // a worker thread (@Blocking) waits for the broker's acknowledgements; the caller learns the outcome
+        Multi.createFrom().iterable(decoded.byNode().entrySet()).onItem()
                 .transformToUniAndMerge(e -> publisher.publish(e.getKey(), e.getValue(), perRecord))
-                .collect().last()
-                .invoke(() -> metrics.remoteWritten(decoded.samples()))
-                .map(x -> Response.noContent().build());
+                .collect().last().await().atMost(PUBLISH_TIMEOUT);
+        metrics.remoteWritten(decoded.samples());
+        return Response.noContent().build();
     }
 }

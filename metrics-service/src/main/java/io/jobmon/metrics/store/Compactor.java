@@ -8,6 +8,7 @@ import io.jobmon.metrics.store.codec.Rollups;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -94,7 +95,7 @@ public class Compactor {
 
     private Uni<Void> compact(SqlConnection conn, String node, long window, long[] retained) {
         return conn.preparedQuery("SELECT id, body FROM head_block WHERE node = $1 AND window_ms = $2")
-                .execute(Tuple.of(node, window)).chain(rows -> {
+                .execute(Tuple.of(node, window)).emitOn(Infrastructure.getDefaultWorkerPool()).chain(rows -> {
                     Map<Long, Points> series = new HashMap<>();
                     List<Long> blockIds = new ArrayList<>();
                     for (Row r : rows) {
@@ -104,7 +105,7 @@ public class Compactor {
                     Long[] ids = series.keySet().toArray(Long[]::new);
                     return conn.preparedQuery("SELECT s.id, s.counter, s.last_ms, s.last_value, c.body FROM series s"
                             + " LEFT JOIN chunk c ON c.series_id = s.id AND c.start_ms = $2 WHERE s.id = ANY($1::bigint[])")
-                            .execute(Tuple.of(ids, window))
+                            .execute(Tuple.of(ids, window)).emitOn(Infrastructure.getDefaultWorkerPool())
                             .chain(existing -> write(conn, window, series, existing, retained))
                             .chain(() -> conn.preparedQuery("DELETE FROM head_block WHERE id = ANY($1::bigint[])")
                                     .execute(Tuple.of(blockIds.toArray(Long[]::new))))

@@ -23,8 +23,23 @@ public class HeadRepository {
     private static final String READ = "SELECT body FROM head_block WHERE node = ANY($1::text[])"
             + " AND window_ms >= $2 AND window_ms < $3 AND max_ms >= $4 AND min_ms < $3";
 
-    /** The samples of one node and window from one batch. */
-    public record Block(String node, long windowMs, Map<Long, Points> series) {
+    /** The samples of one node and window from one batch, encoded. */
+    public record Block(String node, long windowMs, long minMs, long maxMs, int samples, byte[] body) {
+
+        /** Encodes the samples (CPU work: done off the event loop, before the transaction). */
+        public static Block of(String node, long windowMs, Map<Long, Points> series) {
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            int count = 0;
+            for (Points p : series.values()) {
+                for (int k = 0; k < p.n; k++) {
+                    min = Math.min(min, p.t[k]);
+                    max = Math.max(max, p.t[k]);
+                }
+                count += p.n;
+            }
+            return new Block(node, windowMs, min, max, count, HeadCodec.encode(series));
+        }
     }
 
     public Uni<Void> insert(SqlClient conn, List<Block> blocks) {
@@ -40,22 +55,12 @@ public class HeadRepository {
         io.vertx.core.buffer.Buffer[] bodies = new io.vertx.core.buffer.Buffer[n];
         for (int i = 0; i < n; i++) {
             Block b = blocks.get(i);
-            long min = Long.MAX_VALUE;
-            long max = Long.MIN_VALUE;
-            int count = 0;
-            for (Points p : b.series().values()) {
-                for (int k = 0; k < p.n; k++) {
-                    min = Math.min(min, p.t[k]);
-                    max = Math.max(max, p.t[k]);
-                }
-                count += p.n;
-            }
             nodes[i] = b.node();
             windows[i] = b.windowMs();
-            mins[i] = min;
-            maxs[i] = max;
-            counts[i] = count;
-            bodies[i] = io.vertx.core.buffer.Buffer.buffer(HeadCodec.encode(b.series()));
+            mins[i] = b.minMs();
+            maxs[i] = b.maxMs();
+            counts[i] = b.samples();
+            bodies[i] = io.vertx.core.buffer.Buffer.buffer(b.body());
         }
         // head_window before the blocks: its row lock orders this batch against a compaction of the same window
         return conn.preparedQuery(WINDOWS).execute(Tuple.of(nodes, windows, maxs))

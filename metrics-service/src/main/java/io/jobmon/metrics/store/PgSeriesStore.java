@@ -6,6 +6,7 @@ import io.jobmon.metrics.store.codec.ChunkCodec;
 import io.jobmon.metrics.store.codec.Points;
 import io.jobmon.metrics.store.codec.Rollups;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -81,6 +82,7 @@ public class PgSeriesStore implements SeriesStore {
                 .chain(() -> pool.preparedQuery("SELECT series_id, body FROM chunk WHERE series_id = ANY($1::bigint[])"
                         + " AND start_ms >= $2 AND start_ms < $3 AND max_ms >= $4")
                         .execute(Tuple.of(ids.toArray(Long[]::new), Resolution.window(fromMs), toMs, fromMs)))
+                .emitOn(Infrastructure.getDefaultWorkerPool())
                 .map(rows -> {
                     for (Row r : rows) {
                         out.computeIfAbsent(r.getLong("series_id"), k -> new Points(16))
@@ -108,6 +110,7 @@ public class PgSeriesStore implements SeriesStore {
                 .chain(() -> pool.preparedQuery("SELECT series_id, body FROM " + table
                         + " WHERE series_id = ANY($1::bigint[]) AND start_ms >= $2 AND start_ms < $3")
                         .execute(Tuple.of(ids.toArray(Long[]::new), chunkFrom, toMs)))
+                .emitOn(Infrastructure.getDefaultWorkerPool())
                 .map(rows -> {
                     Map<Long, Rollups> stored = new HashMap<>();
                     for (Row r : rows) {

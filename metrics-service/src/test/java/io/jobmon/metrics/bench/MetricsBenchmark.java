@@ -140,6 +140,7 @@ public final class MetricsBenchmark {
                 p.stop();
             }
         }
+        System.exit(0); // the embedded broker and database stop with the JVM (shutdown hooks)
     }
 
     static String enc(String s) {
