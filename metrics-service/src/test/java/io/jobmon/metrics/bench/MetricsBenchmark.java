@@ -54,6 +54,16 @@ public final class MetricsBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        int status = 1;
+        try {
+            run(args);
+            status = 0;
+        } finally {
+            System.exit(status); // the embedded broker and database stop with the JVM (shutdown hooks)
+        }
+    }
+
+    static void run(String[] args) throws Exception {
         int nodes = arg(args, 0, 100);
         int hours = arg(args, 1, 2);
         int days = arg(args, 2, 7);
@@ -70,7 +80,7 @@ public final class MetricsBenchmark {
         try {
             Systems.awaitUp(prom.base() + "/-/ready", Duration.ofSeconds(60));
             Systems.awaitUp(vm.base() + "/health", Duration.ofSeconds(60));
-            Systems.awaitUp(mgmtBase + "/q/health/ready", Duration.ofSeconds(120));
+            Systems.awaitUp(mgmtBase + "/q/health/ready", Duration.ofSeconds(300));
             long now = System.currentTimeMillis() / 15_000 * 15_000;
             long queryStart = now - days * D;
             long streamStart = queryStart - (hours + 1) * H;
@@ -140,7 +150,6 @@ public final class MetricsBenchmark {
                 p.stop();
             }
         }
-        System.exit(0); // the embedded broker and database stop with the JVM (shutdown hooks)
     }
 
     static String enc(String s) {
