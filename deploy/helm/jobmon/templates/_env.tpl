@@ -9,7 +9,9 @@ Call with (dict "root" $ "name" "job-service").
 {{- $env := dict
     "QUARKUS_HTTP_PORT" "8080"
     "QUARKUS_MANAGEMENT_PORT" "9000"
-    "JAVA_OPTS_APPEND" $root.Values.pod.javaOptions
+    "JOBMON_MANAGEMENT_PORT" "9000"
+    "JOBMON_OIDC_AUDIENCE" $root.Values.oidc.audience
+    "JAVA_OPTS_APPEND" (printf "-Dvertx.disableHttpHeadersValidation=true %s" $root.Values.pod.javaOptions)
     "JOBMON_OIDC_URL" (required "oidc.issuerUrl is required" $root.Values.oidc.issuerUrl) -}}
 {{- if include "jobmon.usesBackends" . -}}
 {{- $_ := set $env "JOBMON_DB_URL" (include "jobmon.pgUrl" $root) -}}
@@ -25,6 +27,12 @@ Call with (dict "root" $ "name" "job-service").
 {{- $_ := set $env "JOBMON_METRICS_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "metrics-service")) -}}
 {{- $_ := set $env "JOBMON_LOG_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "log-service")) -}}
 {{- $_ := set $env "JOBMON_DIAGNOSIS_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "diagnosis-service")) -}}
+{{- $_ := set $env "JOBMON_JOB_MANAGEMENT_URL" (include "jobmon.managementUrl" (dict "root" $root "name" "job-service")) -}}
+{{- $_ := set $env "JOBMON_EVENT_MANAGEMENT_URL" (include "jobmon.managementUrl" (dict "root" $root "name" "event-ingest-service")) -}}
+{{- $_ := set $env "JOBMON_METRICS_MANAGEMENT_URL" (include "jobmon.managementUrl" (dict "root" $root "name" "metrics-service")) -}}
+{{- $_ := set $env "JOBMON_LOG_MANAGEMENT_URL" (include "jobmon.managementUrl" (dict "root" $root "name" "log-service")) -}}
+{{- $_ := set $env "JOBMON_DIAGNOSIS_MANAGEMENT_URL" (include "jobmon.managementUrl" (dict "root" $root "name" "diagnosis-service")) -}}
+{{- $_ := set $env "JOBMON_GATEWAY_CONNECTION_IDLE_TIMEOUT" $root.Values.gateway.connectionIdleTimeout -}}
 {{- end -}}
 {{- if eq $name "diagnosis-service" -}}
 {{- $_ := set $env "JOBMON_JOB_SERVICE_URL" (include "jobmon.serviceUrl" (dict "root" $root "name" "job-service")) -}}

@@ -42,6 +42,11 @@ app.kubernetes.io/component: {{ .name }}
 {{- printf "http://%s:8080" (include "jobmon.serviceName" .) -}}
 {{- end -}}
 
+{{/* The service's management interface (readiness, metrics, OpenAPI), never routed by the gateway. */}}
+{{- define "jobmon.managementUrl" -}}
+{{- printf "http://%s:9000" (include "jobmon.serviceName" .) -}}
+{{- end -}}
+
 {{- define "jobmon.image" -}}
 {{- $img := .root.Values.image -}}
 {{- $repo := printf "%s/%s" $img.group .name -}}

@@ -8,10 +8,10 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobmon.testsupport.Management;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.common.http.TestHTTPResourceManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import java.io.InputStream;
@@ -30,10 +30,6 @@ class EdgeTest {
     @TestHTTPResource("/")
     URL base;
 
-    static String management(String path) {
-        String root = TestHTTPResourceManager.getManagementUri().replaceAll("/+$", "");
-        return (root.endsWith("/q") ? root.substring(0, root.length() - 2) : root) + path;
-    }
 
     @Test
     void managementEndpointsAreOnTheirOwnPortNeverOnTheApiPort() {
@@ -41,8 +37,8 @@ class EdgeTest {
             given().get(path).then().statusCode(404).contentType("application/problem+json");
             given().auth().oauth2(Tokens.alice()).get(path).then().statusCode(404);
         }
-        given().get(management("/q/metrics")).then().statusCode(200);
-        given().get(management("/q/health/live")).then().statusCode(200);
+        given().get(Management.url("/q/metrics")).then().statusCode(200);
+        given().get(Management.url("/q/health/live")).then().statusCode(200);
     }
 
     @Test
@@ -73,7 +69,7 @@ class EdgeTest {
         String token = Tokens.user("metered").get();
         given().auth().oauth2(token).get("/api/v1/jobs/job-secret-4711/pods").then().statusCode(200);
         given().auth().oauth2(token).get("/api/v1/jobs/job-secret-4711/logs/download").then().statusCode(200);
-        given().get(management("/q/metrics")).then().statusCode(200)
+        given().get(Management.url("/q/metrics")).then().statusCode(200)
                 .body(containsString("uri=\"/api/v1/jobs/{id}/{sub}\""))
                 .body(containsString("uri=\"/api/v1/jobs/{id}/logs/{op}\""))
                 .body(not(containsString("job-secret-4711")));

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.jobmon.testsupport.Management;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -156,7 +157,7 @@ class GatewayTest {
 
     @Test
     void readinessReportsEachDownstreamWithoutTakingTheGatewayOutOfService() {
-        given().get(EdgeTest.management("/q/health/ready")).then().statusCode(200)
+        given().get(Management.url("/q/health/ready")).then().statusCode(200)
                 .body("checks.find { it.name == 'downstream services' }.data.degraded", equalTo(true))
                 .body("checks.find { it.name == 'downstream services' }.data.job", equalTo("UP"))
                 .body("checks.find { it.name == 'downstream services' }.data.logs", equalTo("UP"))

@@ -28,7 +28,6 @@ public final class EmbeddedKafka {
     public static final String SASL_USER = "jobmon";
     public static final String SASL_PASSWORD = "jobmon-secret";
     private static String bootstrap;
-    private static TcpProxy saslLink;
 
     private EmbeddedKafka() {
     }
@@ -36,24 +35,28 @@ public final class EmbeddedKafka {
     public static synchronized String bootstrapServers() {
         if (bootstrap == null) {
             String external = System.getenv(ENV);
-            bootstrap = external != null && !external.isBlank() ? external : start();
+            bootstrap = external != null && !external.isBlank() ? external
+                    : SharedLinks.once("jobmon.test.kafka.bootstrap", EmbeddedKafka::start);
         }
         return bootstrap;
     }
 
     /** The SASL listener's link (through which {@link #saslConfig()} connects); embedded broker only. */
-    public static synchronized TcpProxy saslLink() {
+    public static synchronized Link saslLink() {
         bootstrapServers();
-        if (saslLink == null) {
+        String port = System.getProperty(SASL_LINK);
+        if (port == null) {
             throw new IllegalStateException("the SASL listener exists only on the embedded broker; unset " + ENV
                     + " to run the tests that need it");
         }
-        return saslLink;
+        return new Link(Integer.parseInt(port));
     }
+
+    private static final String SASL_LINK = "jobmon.test.kafka.sasl-link";
 
     /** The {@code kafka.*} settings of a client that reaches the broker over SASL/PLAIN through the link. */
     public static Map<String, String> saslConfig() {
-        TcpProxy link = saslLink();
+        Link link = saslLink();
         return Map.of("kafka.bootstrap.servers", "127.0.0.1:" + link.port(),
                 "kafka.security.protocol", "SASL_PLAINTEXT",
                 "kafka.sasl.mechanism", "PLAIN",
@@ -66,7 +69,8 @@ public final class EmbeddedKafka {
             int brokerPort = freePort();
             int controllerPort = freePort();
             int saslPort = freePort();
-            saslLink = new TcpProxy("127.0.0.1", saslPort);
+            TcpProxy saslLink = new TcpProxy("127.0.0.1", saslPort);
+            System.setProperty(SASL_LINK, Integer.toString(saslLink.port()));
             Path dir = Files.createTempDirectory("jobmon-kafka-");
             Properties props = new Properties();
             props.put("process.roles", "broker,controller");

@@ -28,7 +28,7 @@ public final class EmbeddedPostgresDb {
             String external = System.getenv("JOBMON_TEST_DB_URL");
             connection = external != null && !external.isBlank()
                     ? new Connection(external, env("JOBMON_TEST_DB_USER", "postgres"), env("JOBMON_TEST_DB_PASSWORD", "postgres"))
-                    : start();
+                    : new Connection(SharedLinks.once("jobmon.test.pg.url", () -> start().url()), "postgres", "postgres");
         }
         return connection;
     }

@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
 import java.time.Duration;
-import io.quarkus.test.common.http.TestHTTPResourceManager;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,11 +23,6 @@ public abstract class FoundationChecks {
     }
 
     /** A URL on the service's management interface (its own port: probes, Prometheus, OpenAPI). */
-    protected static String management(String path) {
-        // The test URL of the management interface ends with its root path (/q); paths here name it themselves.
-        String base = TestHTTPResourceManager.getManagementUri().replaceAll("/+$", "");
-        return (base.endsWith("/q") ? base.substring(0, base.length() - 2) : base) + path;
-    }
 
     /** Whether the service has a database and a broker; the gateway has neither. */
     protected boolean hasDependencies() {
@@ -37,7 +31,7 @@ public abstract class FoundationChecks {
 
     @Test
     void readinessAsksTheDatabaseAndTheBroker() {
-        var ready = given().when().get(management("/q/health/ready")).then().statusCode(200)
+        var ready = given().when().get(Management.url("/q/health/ready")).then().statusCode(200)
                 .body("status", equalTo("UP"));
         if (hasDependencies()) {
             ready.body("checks.find { it.name == 'Dependencies' }.data.postgresql", equalTo("UP"))
@@ -47,11 +41,31 @@ public abstract class FoundationChecks {
 
     @Test
     void livenessAndPrometheusMetricsAndOpenApiAreServedOnTheManagementPortOnly() {
-        given().get(management("/q/health/live")).then().statusCode(200);
-        given().get(management("/q/metrics")).then().statusCode(200).body(containsString("jvm_memory_used_bytes"));
-        given().get(management("/q/openapi?format=json")).then().statusCode(200).body("openapi", startsWith("3."));
+        given().get(Management.url("/q/health/live")).then().statusCode(200);
+        given().get(Management.url("/q/metrics")).then().statusCode(200).body(containsString("jvm_memory_used_bytes"));
+        given().get(Management.url("/q/openapi?format=json")).then().statusCode(200).body("openapi", startsWith("3."));
         for (String path : new String[] {"/q/metrics", "/q/health/ready", "/q/openapi"}) {
             given().get(path).then().statusCode(404).contentType("application/problem+json");
+        }
+    }
+
+    /** What the HTTP layer refuses before any resource runs answers in problem+json too (sent raw: no client
+     * library would send these). */
+    @Test
+    void malformedRequestsGetProblemBodies() throws Exception {
+        java.net.URI api = java.net.URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port);
+        for (String request : new String[] {
+                "GET /api/v1/jobs HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Evil: a\u0000b\r\n\r\n",
+                "GET /api/v1/jobs/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                "GET /api/v1/jobs?name=" + "a".repeat(9000) + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"}) {
+            try (java.net.Socket s = new java.net.Socket(api.getHost(), api.getPort())) {
+                s.setSoTimeout(20_000);
+                s.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                s.getOutputStream().flush();
+                String head = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+                org.junit.jupiter.api.Assertions.assertTrue(head.startsWith("HTTP/1.1 4"), head);
+                org.junit.jupiter.api.Assertions.assertTrue(head.toLowerCase().contains("application/problem+json"), head);
+            }
         }
     }
 

@@ -13,18 +13,19 @@ import java.util.Map;
  */
 public class OutageTestResource implements QuarkusTestResourceLifecycleManager {
 
-    private static TcpProxy database;
+    private static final String DATABASE_LINK = "jobmon.test.pg.link";
 
     /** The service's link to PostgreSQL. */
-    public static TcpProxy database() {
-        if (database == null) {
+    public static Link database() {
+        String port = System.getProperty(DATABASE_LINK);
+        if (port == null) {
             throw new IllegalStateException("OutageTestResource is not started");
         }
-        return database;
+        return new Link(Integer.parseInt(port));
     }
 
     /** The service's link to the Kafka broker. */
-    public static TcpProxy broker() {
+    public static Link broker() {
         return EmbeddedKafka.saslLink();
     }
 
@@ -32,9 +33,7 @@ public class OutageTestResource implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         EmbeddedPostgresDb.Connection c = EmbeddedPostgresDb.connection();
         URI target = URI.create(c.url());
-        if (database == null) {
-            database = new TcpProxy(target.getHost(), target.getPort());
-        }
+        Link database = SharedLinks.link(DATABASE_LINK, () -> new TcpProxy(target.getHost(), target.getPort()));
         database.restore();
         EmbeddedKafka.saslLink().restore();
         String url = "postgresql://127.0.0.1:" + database.port() + target.getPath();
@@ -48,9 +47,7 @@ public class OutageTestResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        if (database != null) {
-            database.restore();
-        }
+        database().restore();
         EmbeddedKafka.saslLink().restore();
     }
 }

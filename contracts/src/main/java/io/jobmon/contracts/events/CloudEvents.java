@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.jobmon.contracts.problem.JsonErrors;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -73,7 +74,7 @@ public final class CloudEvents {
                 throw new InvalidRecordException("not a CloudEvent: a JSON object is expected");
             }
             String msg = e.getCause() != null && !(e.getCause() instanceof JsonProcessingException)
-                    ? e.getCause().getMessage() : e.getOriginalMessage();
+                    ? e.getCause().getMessage() : JsonErrors.describe(e);
             throw new InvalidRecordException("invalid " + dataType.getSimpleName() + ": " + msg);
         } catch (IllegalArgumentException e) {
             throw new InvalidRecordException("invalid " + dataType.getSimpleName() + ": " + e.getMessage());

@@ -3,6 +3,7 @@ package io.jobmon.contracts.problem;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.time.temporal.Temporal;
@@ -36,6 +37,20 @@ public final class JsonErrors {
         }
         String message = e instanceof UnrecognizedPropertyException ? "unknown field" : "expected " + expected;
         return ApiException.badRequest(field, message);
+    }
+
+    /**
+     * What is wrong, in JSON terms, for a log line or a dead-letter reason: {@code status: expected one of ...}.
+     */
+    public static String describe(JsonProcessingException e) {
+        if (e instanceof JsonParseException) {
+            return "not valid JSON: " + e.getOriginalMessage();
+        }
+        String field = e instanceof JsonMappingException m ? path(m) : "";
+        String what = e instanceof UnrecognizedPropertyException ? "unknown field"
+                : e instanceof InvalidFormatException f ? "'" + f.getValue() + "' is not " + expectation(f.getTargetType())
+                : e instanceof MismatchedInputException m ? "expected " + expectation(m.getTargetType()) : "invalid value";
+        return field.isEmpty() ? what : field + ": " + what;
     }
 
     /** The JSON path of the field, e.g. {@code resources.gpusPerReplica} or {@code tags[2]}. */

@@ -20,16 +20,9 @@
  * Like all of a service's SQL, the store names the table unqualified: the service's reactive connections have
  * {@code search_path} set to its schema ({@code quarkus.datasource.reactive.additional-properties.search_path}).
  *
- * <h2>Wiring in a service (three small pieces)</h2>
+ * <h2>Wiring in a service</h2>
  * <pre>
- * // 1. beans: the reactive pool comes from quarkus-reactive-pg-client
- * &#64;ApplicationScoped
- * class AccessWiring {
- *     &#64;Produces &#64;ApplicationScoped
- *     JobAccessStore jobAccessStore(Pool pool) { return new JobAccessStore(pool); }
- *     &#64;Produces &#64;ApplicationScoped
- *     JobGuard jobGuard(JobAccessStore store) { return new JobGuard(store); }
- * }
+ * // 1. beans: contracts' AccessWiring produces JobAccessStore and JobGuard on the service's reactive pool
  *
  * // 2. the consumer, with a consumer group of the service's own, under the suite's consumer rule
  * &#64;ApplicationScoped

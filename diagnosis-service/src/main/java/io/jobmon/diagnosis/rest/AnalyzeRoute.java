@@ -6,7 +6,7 @@ import io.jobmon.contracts.http.HttpFilters;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem;
 import io.jobmon.diagnosis.analysis.AnalysisRunner;
-import io.jobmon.diagnosis.analysis.BundleJson;
+import io.jobmon.diagnosis.engine.EngineJson;
 import io.jobmon.diagnosis.config.DiagnosisConfig;
 import io.jobmon.diagnosis.engine.BundleValidationException;
 import io.jobmon.diagnosis.engine.Diagnosis;
@@ -78,7 +78,7 @@ public class AnalyzeRoute {
                     ? e.getMessage().substring(e.field().length() + 2) : e.getMessage();
             return ApiException.badRequest(e.field(), message).toProblem();
         }
-        if (failure instanceof BundleJson.MalformedJson e) {
+        if (failure instanceof EngineJson.MalformedJson e) {
             return ApiException.badRequest("$", "malformed JSON: " + e.getMessage()).toProblem();
         }
         if (failure instanceof ApiException e) {

@@ -7,6 +7,9 @@ import io.jobmon.diagnosis.task.TaskService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import java.util.Locale;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -37,8 +40,9 @@ public class DiagnosisResource {
     @GET
     @Operation(summary = "One diagnosis: status PENDING/RUNNING/DONE/FAILED and, when DONE, the result and the "
             + "missing sources. 404 when unknown or its job is not visible.")
-    public Uni<DiagnosisView> get(@PathParam("id") String id) {
-        return tasks.get(CallerFactory.fromToken(jwt), id).map(DiagnosisView::of);
+    public Uni<DiagnosisView> get(@PathParam("id") String id, @Context HttpHeaders headers) {
+        Locale locale = Languages.of(headers);
+        return tasks.get(CallerFactory.fromToken(jwt), id).map(t -> DiagnosisView.of(t, locale));
     }
 
     @POST

@@ -2,12 +2,14 @@ package io.jobmon.diagnosis.rest;
 
 import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.contracts.api.Limits;
+import io.jobmon.contracts.api.Page;
 import io.jobmon.diagnosis.task.Cursor;
+import java.util.Locale;
 import io.jobmon.diagnosis.task.DiagnosisTask;
 import io.jobmon.diagnosis.task.TaskService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -46,7 +48,7 @@ public class JobDiagnosesResource {
         TaskRequest r = body == null ? new TaskRequest(null, null, null, null) : body;
         return tasks.ask(CallerFactory.fromToken(jwt), "Bearer " + jwt.getRawToken(), jobId, r.from(), r.to(),
                 r.metrics(), r.hint(), Languages.of(headers))
-                .map(t -> Response.accepted(DiagnosisView.of(t))
+                .map(t -> Response.accepted(DiagnosisView.of(t, Languages.of(headers)))
                         .location(URI.create("/api/v1/diagnoses/" + t.id())).build());
     }
 
@@ -54,16 +56,15 @@ public class JobDiagnosesResource {
     @Operation(summary = "The job's diagnoses, newest first, automatic ones included; paged by cursor and limit "
             + "(default 50, max 500). 404 when the job is not visible.")
     public Uni<Page<DiagnosisView>> history(@PathParam("id") String jobId, @QueryParam("cursor") String cursor,
-            @QueryParam("limit") @DefaultValue("50") int limit) {
-        if (limit < 1 || limit > 500) {
-            throw ApiException.badRequest("limit", "between 1 and 500");
-        }
+            @QueryParam("limit") String limitParam, @Context HttpHeaders headers) {
+        int limit = Limits.parse(limitParam);
+        Locale locale = Languages.of(headers);
         Cursor after = Cursor.decode(cursor);
         return tasks.history(CallerFactory.fromToken(jwt), jobId, after, limit + 1).map(rows -> {
             List<DiagnosisTask> page = rows.size() > limit ? rows.subList(0, limit) : rows;
             String next = rows.size() > limit
                     ? new Cursor(page.get(limit - 1).createdAt(), page.get(limit - 1).id()).encode() : null;
-            return new Page<>(page.stream().map(DiagnosisView::of).toList(), next);
+            return new Page<>(page.stream().map(t -> DiagnosisView.of(t, locale)).toList(), next);
         });
     }
 }

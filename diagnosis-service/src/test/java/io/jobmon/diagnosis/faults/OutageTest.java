@@ -15,9 +15,9 @@ import io.jobmon.diagnosis.support.Jobs;
 import io.jobmon.diagnosis.support.Records;
 import io.jobmon.testsupport.KafkaTestClient;
 import io.jobmon.testsupport.OutageTestResource;
+import io.jobmon.testsupport.Management;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResourceManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
@@ -36,43 +36,27 @@ import org.junit.jupiter.api.Test;
 @WithTestResource(OidcWiremockTestResource.class)
 class OutageTest {
 
-    static String management(String path) {
-        String root = TestHTTPResourceManager.getManagementUri().replaceAll("/+$", "");
-        return (root.endsWith("/q") ? root.substring(0, root.length() - 2) : root) + path;
-    }
 
-    static double metric(String name, String label) {
-        String text = given().get(management("/q/metrics")).then().statusCode(200).extract().asString();
-        return text.lines().filter(l -> l.startsWith(name) && l.contains(label))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
-    }
 
-    static Response ready() {
-        long start = System.nanoTime();
-        Response r = given().get(management("/q/health/ready"));
-        long ms = (System.nanoTime() - start) / 1_000_000;
-        assertTrue(ms < 5000, "readiness took " + ms + " ms");
-        return r;
-    }
 
     @Test
     void aFailureDuringADatabaseOutageIsDiagnosedOnceAfterItAndPublished() {
         String job = Jobs.job(Jobs.newId("outage")).publish();
-        double before = metric("jobmon_consumer_retries_total", "job-status");
+        double before = Management.metric("jobmon_consumer_retries_total", "job-status");
         OutageTestResource.database().cut();
         try {
             Records.sendStatus(job, Records.status(job, JobStatus.FAILED, 1, "OOMKilled", "exit 137", "OOMKilled", 137));
             given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/diagnoses").then().statusCode(503)
                     .contentType("application/problem+json").header("Retry-After", equalTo("5"));
-            Response down = ready();
+            Response down = Management.ready();
             assertEquals(503, down.statusCode(), down.asString());
             assertTrue(down.asString().contains("postgresql"), down.asString());
-            await().atMost(Duration.ofSeconds(90)).until(() -> metric("jobmon_consumer_retries_total", "job-status")
+            await().atMost(Duration.ofSeconds(90)).until(() -> Management.metric("jobmon_consumer_retries_total", "job-status")
                     - before > 12);
         } finally {
             OutageTestResource.database().restore();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
         await().atMost(Duration.ofSeconds(90)).until(() -> Diagnoses.history(Tokens.alice(), job).getList("items")
                 .size() == 1);
         var published = KafkaTestClient.await(Topics.DIAGNOSES, r -> job.equals(r.key()), 1, Duration.ofSeconds(90));

@@ -145,7 +145,7 @@ class AnalyzeRouteTest {
 
     @Test
     void theOpenApiDocumentDescribesIt() {
-        given().get("/q/openapi?format=json").then().statusCode(200)
+        given().get(io.jobmon.testsupport.Management.url("/q/openapi?format=json")).then().statusCode(200)
                 .body("paths.'/api/v1/diagnoses/analyze'.post.responses.'413'", notNullValue())
                 .body("paths.'/api/v1/jobs/{id}/diagnoses'.post", notNullValue());
     }

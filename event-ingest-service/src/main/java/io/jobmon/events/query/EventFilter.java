@@ -1,12 +1,12 @@
 package io.jobmon.events.query;
 
+import io.jobmon.contracts.api.Cursors;
+import io.jobmon.contracts.api.Limits;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -16,9 +16,6 @@ import java.util.List;
  */
 public record EventFilter(Instant from, Instant to, String type, String reason, String pod, int limit,
         Instant afterTime, String afterUid) {
-
-    public static final int DEFAULT_LIMIT = 50;
-    public static final int MAX_LIMIT = 500;
 
     public static EventFilter of(String from, String to, String type, String reason, String pod, String limit,
             String cursor) {
@@ -33,27 +30,17 @@ public record EventFilter(Instant from, Instant to, String type, String reason, 
                 errors.add(new Problem.FieldError("type", "must be Normal or Warning"));
             }
         }
-        int n = DEFAULT_LIMIT;
-        if (limit != null && !limit.isBlank()) {
-            try {
-                n = Integer.parseInt(limit);
-            } catch (NumberFormatException e) {
-                n = -1;
-            }
-            if (n < 1 || n > MAX_LIMIT) {
-                errors.add(new Problem.FieldError("limit", "must be between 1 and " + MAX_LIMIT));
-            }
-        }
+        int n = Limits.parse(limit, errors);
         Instant afterTime = null;
         String afterUid = null;
-        if (cursor != null && !cursor.isBlank()) {
-            try {
-                String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\\|", 2);
-                afterTime = Instant.parse(parts[0]);
-                afterUid = parts[1];
-            } catch (RuntimeException e) {
-                errors.add(new Problem.FieldError("cursor", "not a cursor of this list"));
+        try {
+            List<String> parts = Cursors.decode(cursor, 2);
+            if (parts != null) {
+                afterTime = Instant.parse(parts.get(0));
+                afterUid = parts.get(1);
             }
+        } catch (RuntimeException e) {
+            errors.add(new Problem.FieldError("cursor", "not a cursor of this list; pass the nextCursor of the previous page"));
         }
         if (f != null && t != null && !f.isBefore(t)) {
             errors.add(new Problem.FieldError("to", "must be after 'from'"));
@@ -65,7 +52,7 @@ public record EventFilter(Instant from, Instant to, String type, String reason, 
     }
 
     public static String cursor(Instant time, String uid) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString((time + "|" + uid).getBytes(StandardCharsets.UTF_8));
+        return Cursors.encode(time.toString(), uid);
     }
 
     private static Instant time(String field, String value, List<Problem.FieldError> errors) {

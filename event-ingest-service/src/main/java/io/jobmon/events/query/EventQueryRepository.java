@@ -1,5 +1,6 @@
 package io.jobmon.events.query;
 
+import io.jobmon.contracts.api.Page;
 import io.jobmon.events.support.Times;
 import static io.jobmon.events.support.Times.instant;
 import static io.jobmon.events.support.Times.ts;
@@ -33,7 +34,7 @@ public class EventQueryRepository {
         this.pool = pool;
     }
 
-    public Uni<EventPage> page(String jobId, EventFilter f) {
+    public Uni<Page<EventItem>> page(String jobId, EventFilter f) {
         Tuple args = Tuple.tuple().addValue(jobId).addValue(ts(f.from())).addValue(ts(f.to())).addValue(f.type())
                 .addValue(f.reason()).addValue(f.pod()).addValue(ts(f.afterTime())).addValue(f.afterUid())
                 .addValue(f.limit() + 1);
@@ -50,7 +51,7 @@ public class EventQueryRepository {
                 items.add(item(r));
                 lastUid = r.getString("uid");
             }
-            return new EventPage(items, next);
+            return new Page<>(items, next);
         });
     }
 

@@ -1,5 +1,6 @@
 package io.jobmon.events.query;
 
+import io.jobmon.contracts.api.Page;
 import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.contracts.access.Permission;
 import io.jobmon.contracts.readmodel.JobGuard;
@@ -31,7 +32,7 @@ public class EventResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The job's events in time order (404 when the caller may not see the job)")
-    public Uni<EventPage> list(@PathParam("id") String id,
+    public Uni<Page<EventItem>> list(@PathParam("id") String id,
             @Parameter(description = "RFC 3339, inclusive") @QueryParam("from") String from,
             @Parameter(description = "RFC 3339, exclusive") @QueryParam("to") String to,
             @Parameter(description = "Normal or Warning") @QueryParam("type") String type,

@@ -18,6 +18,7 @@ final class ServiceProcess {
     private final List<String> command = new ArrayList<>();
     private final Path log;
     private final int port = freePort();
+    private final int managementPort = freePort();
     private Process process;
 
     ServiceProcess(String name, String bootstrap, String dbUrl, String user, String password, String rawTopic,
@@ -42,6 +43,7 @@ final class ServiceProcess {
                 Map.entry("quarkus.datasource.username", user),
                 Map.entry("quarkus.datasource.password", password),
                 Map.entry("quarkus.http.port", Integer.toString(port)),
+                Map.entry("quarkus.management.port", Integer.toString(managementPort)),
                 Map.entry("quarkus.oidc.tenant-enabled", "false"),
                 Map.entry("jobmon.watch.enabled", "false"),
                 Map.entry("mp.messaging.incoming.k8s-raw.topic", rawTopic),
@@ -74,7 +76,7 @@ final class ServiceProcess {
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         try {
             String body = http.send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(),
+                    java.net.URI.create("http://127.0.0.1:" + managementPort + "/q/metrics")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).body();
             return body.lines().filter(l -> l.startsWith("jobmon_ingest_")).collect(java.util.stream.Collectors.joining("\n"));
         } catch (IOException | InterruptedException e) {

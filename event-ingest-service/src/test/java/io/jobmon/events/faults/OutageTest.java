@@ -15,9 +15,9 @@ import io.jobmon.events.ingest.Store;
 import io.jobmon.events.k8s.Fixtures;
 import io.jobmon.testsupport.KafkaTestClient;
 import io.jobmon.testsupport.OutageTestResource;
+import io.jobmon.testsupport.Management;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResourceManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
@@ -43,24 +43,8 @@ class OutageTest {
     @Inject
     Pool pool;
 
-    static String management(String path) {
-        String root = TestHTTPResourceManager.getManagementUri().replaceAll("/+$", "");
-        return (root.endsWith("/q") ? root.substring(0, root.length() - 2) : root) + path;
-    }
 
-    static double metric(String name, String label) {
-        String text = given().get(management("/q/metrics")).then().statusCode(200).extract().asString();
-        return text.lines().filter(l -> l.startsWith(name) && l.contains(label))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
-    }
 
-    static Response ready() {
-        long start = System.nanoTime();
-        Response r = given().get(management("/q/health/ready"));
-        long ms = (System.nanoTime() - start) / 1_000_000;
-        assertTrue(ms < 5000, "readiness took " + ms + " ms");
-        return r;
-    }
 
     static void sendPod(String job, String fixture) {
         String pod = job + "-p0";
@@ -78,7 +62,7 @@ class OutageTest {
     @Test
     void aDatabaseOutageDeadLettersNothingAndEveryRecordIsAppliedOnceAfter() {
         String job = "j-" + UUID.randomUUID().toString().substring(0, 8);
-        double before = metric("jobmon_consumer_retries_total", "k8s-raw");
+        double before = Management.metric("jobmon_consumer_retries_total", "k8s-raw");
         OutageTestResource.database().cut();
         try {
             KafkaTestClient.send(Topics.JOB_CHANGES, job, CloudEvents.encode("/test", JobSnapshot.TYPE, job, snapshot(job)));
@@ -86,15 +70,15 @@ class OutageTest {
             sendPod(job, "pod-running");
             given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/events").then().statusCode(503)
                     .contentType("application/problem+json").header("Retry-After", equalTo("5"));
-            Response down = ready();
+            Response down = Management.ready();
             assertEquals(503, down.statusCode(), down.asString());
             assertTrue(down.asString().contains("postgresql"), down.asString());
-            await().atMost(Duration.ofSeconds(90)).until(() -> metric("jobmon_consumer_retries_total", "k8s-raw")
-                    - before > 12 && metric("jobmon_consumer_retrying", "job-changes") == 1.0);
+            await().atMost(Duration.ofSeconds(90)).until(() -> Management.metric("jobmon_consumer_retries_total", "k8s-raw")
+                    - before > 12 && Management.metric("jobmon_consumer_retrying", "job-changes") == 1.0);
         } finally {
             OutageTestResource.database().restore();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
         List<JobStatusChanged> published = Store.statuses(job, 2);
         assertEquals(List.of(JobStatus.PENDING, JobStatus.RUNNING), published.stream().map(JobStatusChanged::status).toList());
         assertEquals(2, KafkaTestClient.await(Topics.JOB_STATUS, r -> job.equals(r.key()), 3, Duration.ofSeconds(5)).size(),
@@ -112,13 +96,13 @@ class OutageTest {
         OutageTestResource.broker().cut();
         try {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                Response r = ready();
+                Response r = Management.ready();
                 assertEquals(503, r.statusCode(), r.asString());
                 assertTrue(r.asString().contains("kafka"), r.asString());
             });
         } finally {
             OutageTestResource.broker().restore();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
     }
 }

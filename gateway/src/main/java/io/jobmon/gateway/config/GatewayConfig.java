@@ -22,8 +22,11 @@ public interface GatewayConfig {
     @WithDefault("2S")
     Duration connectTimeout();
 
-    /** How long a downstream may stay silent mid-request before the gateway answers 504 (SSE sends heartbeats). */
-    @WithDefault("60S")
+    /**
+     * How long a downstream may stay silent mid-request before the gateway answers 504 (SSE sends heartbeats);
+     * below {@code quarkus.http.idle-timeout}, which closes the client's connection.
+     */
+    @WithDefault("25S")
     Duration idleTimeout();
 
     /** How long a readiness probe of one downstream may take (readiness answers within a second). */

@@ -60,7 +60,7 @@ public final class ListBenchmark {
             System.out.printf("seeded in %d s%n", (System.nanoTime() - t0) / 1_000_000_000L);
             List<String[]> rows = new ArrayList<>();
             // The floor: what any request costs on this machine right now (no database, no token check).
-            rows.add(row("-", "noise floor: GET /q/health/live", i -> get("/q/health/live", null)));
+            rows.add(row("-", "noise floor: GET /api/v1/no-such-path (404)", i -> get("/api/v1/no-such-path", null)));
             for (String tenant : List.of(SMALL, BIG)) {
                 rows.addAll(measureLists(tenant));
             }
@@ -202,6 +202,7 @@ public final class ListBenchmark {
         }
         // The seeded STOPPING jobs must not be swept to STOPPED while we measure: a long stop grace.
         ProcessBuilder pb = new ProcessBuilder("java", "-Xmx512m", "-Dquarkus.http.port=" + PORT,
+                "-Dquarkus.management.port=" + (PORT + 1000),
                 "-Dquarkus.log.level=WARN", "-Djobmon.jobs.stop-grace=P3650D", "-jar", jar.getPath());
         pb.environment().put("JOBMON_DB_URL", db.url());
         pb.environment().put("JOBMON_DB_USER", db.user());
@@ -216,7 +217,7 @@ public final class ListBenchmark {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (System.nanoTime() < deadline) {
             try {
-                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORT
+                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (PORT + 1000)
                         + "/q/health/ready")).build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     return;

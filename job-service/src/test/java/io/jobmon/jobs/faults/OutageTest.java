@@ -19,9 +19,9 @@ import io.jobmon.contracts.events.Topics;
 import io.jobmon.jobs.TestJobs;
 import io.jobmon.testsupport.KafkaTestClient;
 import io.jobmon.testsupport.OutageTestResource;
+import io.jobmon.testsupport.Management;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResourceManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
@@ -48,29 +48,12 @@ import org.junit.jupiter.api.Test;
 @WithKubernetesTestServer
 class OutageTest {
 
-    static String management(String path) {
-        String root = TestHTTPResourceManager.getManagementUri().replaceAll("/+$", "");
-        return (root.endsWith("/q") ? root.substring(0, root.length() - 2) : root) + path;
-    }
 
     static void send(String topic, String key, String type, Object data) {
         KafkaTestClient.send(topic, key, CloudEvents.encode("/test", type, key, data));
     }
 
-    static double metric(String name, String label) {
-        String text = given().get(management("/q/metrics")).then().statusCode(200).extract().asString();
-        return text.lines().filter(l -> l.startsWith(name) && l.contains(label))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
-    }
 
-    /** Readiness answered (and how long it took): bounded whatever is down. */
-    static Response ready() {
-        long start = System.nanoTime();
-        Response r = given().get(management("/q/health/ready"));
-        long ms = (System.nanoTime() - start) / 1_000_000;
-        assertTrue(ms < 5000, "readiness took " + ms + " ms");
-        return r;
-    }
 
     @Test
     void aDatabaseOutageLongerThanAnyRetryBudgetDeadLettersNothingAndAppliesEverythingOnce() {
@@ -80,7 +63,7 @@ class OutageTest {
         send(Topics.JOB_STATUS, terminated, JobStatusChanged.TYPE, TestJobs.status(terminated, JobStatus.RUNNING, 1, "Started"));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
                 .get("/api/v1/jobs/" + terminated).then().body("status", equalTo("RUNNING")));
-        double retriesBefore = metric("jobmon_consumer_retries_total", "job-status");
+        double retriesBefore = Management.metric("jobmon_consumer_retries_total", "job-status");
 
         OutageTestResource.database().cut();
         try {
@@ -98,20 +81,20 @@ class OutageTest {
                     .contentType("application/problem+json").header("Retry-After", startsWith(""))
                     .body("type", equalTo("https://jobmon.io/problems/dependency-unavailable"));
             // Readiness: DOWN, naming PostgreSQL, answered in bounded time.
-            Response down = ready();
+            Response down = Management.ready();
             assertEquals(503, down.statusCode(), down.asString());
             assertTrue(down.asString().contains("postgresql") && down.asString().contains("DOWN"), down.asString());
             // The consumers retry — far past the 8 attempts they used to give up after — and show it.
-            await().atMost(Duration.ofSeconds(90)).until(() -> metric("jobmon_consumer_retries_total", "job-status")
+            await().atMost(Duration.ofSeconds(90)).until(() -> Management.metric("jobmon_consumer_retries_total", "job-status")
                     - retriesBefore > 12);
-            assertEquals(1.0, metric("jobmon_consumer_retrying", "job-status"));
-            given().get(management("/q/health/ready")).then()
+            assertEquals(1.0, Management.metric("jobmon_consumer_retrying", "job-status"));
+            given().get(Management.url("/q/health/ready")).then()
                     .body("checks.find { it.name == 'Kafka consumers' }.data.degraded", equalTo(true));
         } finally {
             OutageTestResource.database().restore();
         }
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
                 .get("/api/v1/jobs/" + terminated + "/timeline").then().body("[-1].reason",
                         equalTo("TerminatedByFaultHandling")));
@@ -122,7 +105,7 @@ class OutageTest {
                 .body("", hasSize(2)).body("[1].status", equalTo("RUNNING"));
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + terminated + "/attempts").then()
                 .body("commands", hasSize(1)).body("commands[0].outcome", equalTo("EXECUTED"));
-        assertEquals(0.0, metric("jobmon_consumer_retrying", "job-status"));
+        assertEquals(0.0, Management.metric("jobmon_consumer_retrying", "job-status"));
         for (String topic : List.of(Topics.JOB_STATUS, Topics.DIAGNOSES, Topics.JOB_COMMANDS)) {
             assertEquals(List.of(), KafkaTestClient.await(Topics.dlq(topic), r -> r.value() != null
                     && (r.value().contains(running) || r.value().contains(failing) || r.value().contains(terminated)),
@@ -136,7 +119,7 @@ class OutageTest {
         OutageTestResource.broker().cut();
         try {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                Response r = ready();
+                Response r = Management.ready();
                 assertEquals(503, r.statusCode(), r.asString());
                 assertTrue(r.asString().contains("kafka"), r.asString());
             });
@@ -147,11 +130,11 @@ class OutageTest {
         } finally {
             OutageTestResource.broker().restore();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready().then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
         var published = KafkaTestClient.await(Topics.JOB_CHANGES, r -> id.equals(r.key()) && r.value() != null
                 && CloudEvents.decode(r.value(), JobSnapshot.class).data().tags().contains("during-outage"), 1,
                 Duration.ofSeconds(60));
         assertEquals(1, published.size(), "the snapshot committed during the outage is published over SASL after it");
-        given().get(management("/q/metrics")).then().body(containsString("jobmon_outbox_published_total"));
+        given().get(Management.url("/q/metrics")).then().body(containsString("jobmon_outbox_published_total"));
     }
 }

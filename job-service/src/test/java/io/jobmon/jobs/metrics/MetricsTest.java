@@ -31,6 +31,9 @@ class MetricsTest {
     @Inject
     JobGauges gauges;
 
+    @Inject
+    io.jobmon.contracts.outbox.Outbox outbox;
+
     @Test
     void jobsByStatusPendingTimeSchedulingLatencyAndFailuresByReasonAreExported() {
         String queued = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("queue", "metrics-q")));
@@ -38,12 +41,13 @@ class MetricsTest {
         statuses.apply(TestJobs.status(queued, JobStatus.QUEUED, 1, "QuotaExceeded")).await().indefinitely();
         statuses.apply(TestJobs.status(failing, JobStatus.RUNNING, 1, "Started")).await().indefinitely();
         statuses.apply(TestJobs.status(failing, JobStatus.FAILED, 2, "OOMKilled")).await().indefinitely();
-        gauges.refresh();
-        given().get("/q/metrics").then().statusCode(200)
+        gauges.refresh().await().indefinitely();
+        outbox.measure().await().indefinitely();
+        given().get(io.jobmon.testsupport.Management.url("/q/metrics")).then().statusCode(200)
                 .body(containsString("jobmon_jobs{cluster=\"ext-b\",queue=\"metrics-q\",status=\"QUEUED\"}"))
                 .body(containsString("jobmon_job_pending_seconds_bucket{cluster=\"ext-b\""))
                 .body(containsString("jobmon_job_scheduling_latency_seconds_count{cluster=\"ext-b\""))
                 .body(containsString("jobmon_job_failures_total{cluster=\"ext-b\",queue=\"metrics-q\",reason=\"OOMKilled\"}"))
-                .body(containsString("jobmon_outbox_pending"));
+                .body(containsString("jobmon_outbox_pending{topic=\"jobmon.job.changes\"}"));
     }
 }
