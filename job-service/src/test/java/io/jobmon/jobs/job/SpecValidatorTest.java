@@ -81,4 +81,20 @@ class SpecValidatorTest {
         assertEquals(List.of("replicas", "resources.gpusPerReplica", "resources.cpu", "resources.memory", "maxRetries",
                 "labels.jobmon.io/x"), fields);
     }
+
+    @Test
+    void theSimScenarioLabelIsTheOneJobmonKeyAUserMaySet() {
+        assertDoesNotThrow(() -> SpecValidator.validate(withLabels(Map.of("jobmon.io/sim-scenario", "cuda-oom")), ALICE,
+                RULES));
+        ApiException e = assertThrows(ApiException.class,
+                () -> SpecValidator.validate(withLabels(Map.of("jobmon.io/owner", "bob")), ALICE, RULES));
+        assertEquals(List.of("labels.jobmon.io/owner"), e.toProblem().errors().stream().map(f -> f.field()).toList());
+    }
+
+    private static JobSpec withLabels(Map<String, String> labels) {
+        JobSpec b = SpecDefaults.apply(spec(), RULES);
+        return new JobSpec(b.name(), b.project(), b.cluster(), b.region(), b.queue(), b.priority(), b.image(), b.command(),
+                b.args(), b.env(), b.workingDir(), b.replicas(), b.resources(), b.volumes(), b.tags(), b.visibility(),
+                b.supportsRestart(), b.autoFaultHandling(), b.maxRetries(), labels);
+    }
 }

@@ -23,6 +23,11 @@ public final class SpecValidator {
     static final Pattern DNS_NAME = Pattern.compile("[a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?");
     static final Pattern CPU = Pattern.compile("\\d{1,6}(\\.\\d{1,3})?m?");
     static final Pattern MEMORY = Pattern.compile("\\d{1,9}(\\.\\d{1,3})?(Ki|Mi|Gi|Ti|k|K|M|G|T)?");
+    /**
+     * The keys under {@code jobmon.io/} a user may set: {@code jobmon.io/sim-scenario} asks the local stack's simulated
+     * cluster for a scenario (deploy/simcluster); the others are jobmon's own (job id, owner, project).
+     */
+    static final Set<String> USER_LABELS = Set.of("jobmon.io/sim-scenario");
     static final Pattern LABEL_KEY = Pattern.compile("([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?");
     static final Pattern LABEL_VALUE = Pattern.compile("([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?");
 
@@ -171,7 +176,7 @@ public final class SpecValidator {
             e.add(err("labels", "at most 32 labels"));
         }
         labels.forEach((k, v) -> {
-            if (!LABEL_KEY.matcher(k).matches() || k.startsWith("jobmon.io/")) {
+            if (!LABEL_KEY.matcher(k).matches() || (k.startsWith("jobmon.io/") && !USER_LABELS.contains(k))) {
                 e.add(err("labels." + k, "not a valid label key (jobmon.io/ is reserved)"));
             } else if (v == null || v.length() > 63 || !LABEL_VALUE.matcher(v).matches()) {
                 e.add(err("labels." + k, "not a valid label value"));
