@@ -94,17 +94,17 @@ public interface MetricsConfig {
         @WithDefault("app=nvidia-dcgm-exporter")
         String dcgmSelector();
 
-        /** dcgm-exporter's metrics port. */
+        /** dcgm-exporter's metrics port: a number, or the name of a container port of the pod (e.g. {@code metrics}). */
         @WithDefault("9400")
-        int dcgmPort();
+        String dcgmPort();
 
         /** Label selector of node_exporter pods (the kube-prometheus-stack chart's label). */
         @WithDefault("app.kubernetes.io/name=prometheus-node-exporter")
         String nodeSelector();
 
-        /** node_exporter's metrics port. */
+        /** node_exporter's metrics port: a number, or the name of a container port of the pod. */
         @WithDefault("9100")
-        int nodePort();
+        String nodePort();
 
         /** Pod label whose value is the GPU pool of the exporter's node; absent: no pool. */
         Optional<String> poolLabel();

@@ -1,5 +1,7 @@
 package io.jobmon.metrics.scrape;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -92,7 +94,7 @@ public class KubernetesDiscovery {
     }
 
     private static void add(List<ScrapeTarget> out, String name, MetricsConfig.Cluster cluster, KubernetesClient client,
-            String selector, int port, String job) {
+            String selector, String port, String job) {
         Map<String, String> labels = selector(selector);
         List<Pod> pods = cluster.namespace().isPresent()
                 ? client.pods().inNamespace(cluster.namespace().get()).withLabels(labels).list().getItems()
@@ -102,12 +104,36 @@ public class KubernetesDiscovery {
                     || p.getSpec().getNodeName() == null) {
                 continue;
             }
+            Integer number = port(p, port);
+            if (number == null) {
+                LOG.debugf("%s/%s declares no container port named %s", p.getMetadata().getNamespace(),
+                        p.getMetadata().getName(), port);
+                continue;
+            }
             String pool = cluster.poolLabel().map(l -> p.getMetadata().getLabels() == null ? null
                     : p.getMetadata().getLabels().get(l)).orElse(null);
             String id = name + "/" + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
-            out.add(new ScrapeTarget(id, "http://" + p.getStatus().getPodIP() + ":" + port + "/metrics", job,
+            out.add(new ScrapeTarget(id, "http://" + p.getStatus().getPodIP() + ":" + number + "/metrics", job,
                     p.getSpec().getNodeName(), name, pool, "k8s:" + name));
         }
+    }
+
+    /**
+     * The port to scrape: the configured number, or the number of the pod's container port of that name (as a
+     * ServiceMonitor's {@code port: metrics}); null when the pod declares no port of that name.
+     */
+    static Integer port(Pod p, String port) {
+        if (!port.isEmpty() && port.chars().allMatch(Character::isDigit)) {
+            return Integer.valueOf(port);
+        }
+        for (Container c : p.getSpec().getContainers()) {
+            for (ContainerPort cp : c.getPorts()) {
+                if (port.equals(cp.getName())) {
+                    return cp.getContainerPort();
+                }
+            }
+        }
+        return null;
     }
 
     /** {@code a=b,c=d} → labels (equality selectors only). */
