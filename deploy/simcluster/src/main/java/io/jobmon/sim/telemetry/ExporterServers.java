@@ -53,14 +53,15 @@ public final class ExporterServers implements AutoCloseable {
     /** Serves a node of the fleet. */
     public synchronized Ports serve(SimNode node) {
         return open(node.name(), () -> node.reachable(),
-                () -> DcgmExporter.render(node, clock.get(), random) + replay.nextDcgm(node.name()),
-                () -> NodeExporter.render(node, clock.get()) + replay.nextNode(node.name()));
+                () -> DcgmExporter.render(node, clock.get(), random) + replay.nextDcgm(node.name(), clock.get()),
+                () -> NodeExporter.render(node, clock.get()) + replay.nextNode(node.name(), clock.get()));
     }
 
     /** Serves a replay node: only the series a replay added for it. */
     public synchronized Ports serveReplay(String nodeName) {
         Ports p = ports.get(nodeName);
-        return p != null ? p : open(nodeName, () -> true, () -> replay.nextDcgm(nodeName), () -> replay.nextNode(nodeName));
+        return p != null ? p : open(nodeName, () -> true, () -> replay.nextDcgm(nodeName, clock.get()),
+                () -> replay.nextNode(nodeName, clock.get()));
     }
 
     public synchronized Map<String, Ports> ports() {

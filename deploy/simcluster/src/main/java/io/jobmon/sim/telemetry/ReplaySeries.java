@@ -8,9 +8,14 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Metric series of a replayed evidence bundle, served by a node's exporters one sample per scrape, each with its own
- * timestamp (the text format's optional timestamp, in ms): a scraper that honours timestamps (Prometheus' default)
- * stores the bundle's series at their times. A series is exposed until its samples run out.
+ * Metric series of a replayed evidence bundle, served by a node's exporters with their own timestamps (the text
+ * format's optional timestamp, in ms): a scraper that honours timestamps (Prometheus' default) stores the bundle's
+ * series at their times. A scrape gets every sample that is due (its time has come) and was not served yet, so a
+ * bundle whose window ends now is delivered by the first scrape, as an exporter catching up after a gap would; a
+ * series is exposed until its samples run out. (A bundle of 30 minutes at 15 s would take 30 minutes at one sample
+ * per scrape.) Several samples of one series in one exposition, each with its own timestamp, in time order: Prometheus
+ * accepts them (prometheus/prometheus#14685, "Scraping: allow multiple samples on same series", 2.53.2 and 2.54),
+ * and so does jobmon's scraper.
  */
 public final class ReplaySeries {
 
@@ -48,33 +53,35 @@ public final class ReplaySeries {
         return n;
     }
 
-    synchronized String nextDcgm(String nodeName) {
-        return next(dcgm.get(nodeName), true);
+    /** The node's dcgm series due at {@code now} and not served yet, in the text format (empty when none). */
+    synchronized String nextDcgm(String nodeName, Instant now) {
+        return next(dcgm.get(nodeName), true, now);
     }
 
-    synchronized String nextNode(String nodeName) {
-        return next(node.get(nodeName), false);
+    /** The node's other series due at {@code now} and not served yet. */
+    synchronized String nextNode(String nodeName, Instant now) {
+        return next(node.get(nodeName), false, now);
     }
 
-    private static String next(List<Cursor> cursors, boolean dcgm) {
+    private static String next(List<Cursor> cursors, boolean dcgm, Instant now) {
         if (cursors == null || cursors.isEmpty()) {
             return "";
         }
         Map<String, List<String>> byName = new TreeMap<>();
         for (Cursor c : cursors) {
-            if (c.next >= c.series.times().size()) {
-                continue;
+            while (c.next < c.series.times().size() && !c.series.times().get(c.next).isAfter(now)) {
+                StringBuilder line = new StringBuilder(c.series.name()).append('{');
+                boolean first = true;
+                for (Map.Entry<String, String> l : c.series.labels().entrySet()) {
+                    line.append(first ? "" : ",").append(l.getKey()).append("=\"").append(Exposition.escape(l.getValue()))
+                            .append('"');
+                    first = false;
+                }
+                line.append("} ").append(Exposition.goFloat(c.series.values().get(c.next))).append(' ')
+                        .append(c.series.times().get(c.next).toEpochMilli());
+                c.next++;
+                byName.computeIfAbsent(c.series.name(), k -> new ArrayList<>()).add(line.toString());
             }
-            StringBuilder line = new StringBuilder(c.series.name()).append('{');
-            boolean first = true;
-            for (Map.Entry<String, String> l : c.series.labels().entrySet()) {
-                line.append(first ? "" : ",").append(l.getKey()).append("=\"").append(Exposition.escape(l.getValue())).append('"');
-                first = false;
-            }
-            line.append("} ").append(Exposition.goFloat(c.series.values().get(c.next))).append(' ')
-                    .append(c.series.times().get(c.next).toEpochMilli());
-            c.next++;
-            byName.computeIfAbsent(c.series.name(), k -> new ArrayList<>()).add(line.toString());
         }
         StringBuilder out = new StringBuilder();
         byName.forEach((name, lines) -> {

@@ -1,6 +1,7 @@
 package io.jobmon.sim.telemetry;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ final class ExpositionParser {
 
     static Map<String, Family> parse(String text) {
         Map<String, Family> families = new LinkedHashMap<>();
-        Set<String> series = new HashSet<>();
+        Map<String, Long> series = new HashMap<>();
         Set<String> closed = new HashSet<>();
         String current = null;
         for (String line : text.split("\n", -1)) {
@@ -79,7 +80,12 @@ final class ExpositionParser {
                 }
                 require(at == m.group(3).length(), "bad labels: " + line);
             }
-            require(series.add(name + labels), "duplicate series: " + line);
+            Long ts = m.group(5) == null ? null : Long.valueOf(m.group(5));
+            String key = name + labels;
+            boolean seen = series.containsKey(key);
+            require(!seen || (ts != null && series.get(key) != null && ts > series.get(key)),
+                    "duplicate series (without increasing timestamps): " + line);
+            series.put(key, ts);
             double value = switch (m.group(4)) {
                 case "NaN" -> Double.NaN;
                 case "+Inf" -> Double.POSITIVE_INFINITY;
@@ -87,7 +93,7 @@ final class ExpositionParser {
                 default -> Double.parseDouble(m.group(4));
             };
             Family f = families.computeIfAbsent(name, n -> new Family(n, "untyped", null, new ArrayList<>()));
-            f.samples().add(new Sample(name, labels, value, m.group(4), m.group(5) == null ? null : Long.valueOf(m.group(5))));
+            f.samples().add(new Sample(name, labels, value, m.group(4), ts));
         }
         return families;
     }

@@ -85,17 +85,19 @@ class ExpositionTest {
     }
 
     @Test
-    void replayedSeriesAreServedOneSamplePerScrapeWithTheirTimestamps() {
+    void replayedSeriesAreServedOnceEachWhenDueWithTheirTimestamps() {
         ReplaySeries replay = new ReplaySeries();
         replay.add("dgx-a100-07", new ReplaySeries.Series("DCGM_FI_DEV_GPU_UTIL", Map.of("gpu", "2", "Hostname", "dgx-a100-07"),
-                List.of(NOW, NOW.plusSeconds(15)), List.of(88.0, 0.0)));
-        var first = ExpositionParser.parse(replay.nextDcgm("dgx-a100-07")).get("DCGM_FI_DEV_GPU_UTIL").samples().get(0);
-        assertEquals(88.0, first.value());
-        assertEquals(NOW.toEpochMilli(), first.timestamp());
+                List.of(NOW.minusSeconds(30), NOW.minusSeconds(15), NOW.plusSeconds(15)), List.of(88.0, 87.0, 0.0)));
+        var due = ExpositionParser.parse(replay.nextDcgm("dgx-a100-07", NOW)).get("DCGM_FI_DEV_GPU_UTIL").samples();
+        assertEquals(List.of(88.0, 87.0), due.stream().map(ExpositionParser.Sample::value).toList());
+        assertEquals(List.of(NOW.minusSeconds(30).toEpochMilli(), NOW.minusSeconds(15).toEpochMilli()),
+                due.stream().map(ExpositionParser.Sample::timestamp).toList());
         assertEquals(1, replay.pending());
-        assertEquals(NOW.plusSeconds(15).toEpochMilli(),
-                ExpositionParser.parse(replay.nextDcgm("dgx-a100-07")).get("DCGM_FI_DEV_GPU_UTIL").samples().get(0).timestamp());
-        assertEquals("", replay.nextDcgm("dgx-a100-07"));
+        assertEquals("", replay.nextDcgm("dgx-a100-07", NOW.plusSeconds(5)), "nothing new is due");
+        assertEquals(NOW.plusSeconds(15).toEpochMilli(), ExpositionParser.parse(replay.nextDcgm("dgx-a100-07",
+                NOW.plusSeconds(15))).get("DCGM_FI_DEV_GPU_UTIL").samples().get(0).timestamp());
+        assertEquals("", replay.nextDcgm("dgx-a100-07", NOW.plusSeconds(60)));
         assertEquals(0, replay.pending());
     }
 
