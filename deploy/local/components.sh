@@ -2,10 +2,22 @@
 # How ./jobmon builds, installs and starts each component. Sourced by deploy/local/jobmon.sh.
 
 # ---------------------------------------------------------------------------------------------
-# Build: the six services' quarkus-app and the launcher's classpath, only when sources changed
+# Build: the six services' quarkus-app, the launcher's and the sim's classpaths, only when sources changed
 # ---------------------------------------------------------------------------------------------
-# The launcher's jar: made by every build of the module, and touched after ours (see below).
-launcher_artifact() { echo "$LAUNCHER_DIR/target/launcher.jar"; }
+# Plain Java modules run from their target/ (not Quarkus): the launcher (PostgreSQL, Kafka, small clients) and the
+# sim cluster (and the demo and replay clients). Each one's jar is made by every build and touched after ours (below).
+tool_modules() {
+  echo deploy/launcher
+  [[ "$SIM_ENABLED" != 0 ]] && echo deploy/simcluster
+  return 0
+}
+
+tool_artifact() {
+  case "$1" in
+    deploy/launcher) echo "$LAUNCHER_DIR/target/launcher.jar" ;;
+    deploy/simcluster) echo "$SIM_DIR/target/simcluster.jar" ;;
+  esac
+}
 
 # True when any file under the given paths is newer than the artifact.
 sources_newer_than() {
@@ -17,7 +29,7 @@ sources_newer_than() {
   return 1
 }
 
-# stale_modules [service...]: the given services (default: all) and the launcher, when out of date.
+# stale_modules [service...]: the given services (default: none) and the tool modules, when out of date.
 stale_modules() {
   local m jar shared=("$ROOT/pom.xml" "$ROOT/contracts/src" "$ROOT/contracts/pom.xml") wanted=("$@")
   for m in "${wanted[@]}"; do
@@ -26,20 +38,25 @@ stale_modules() {
       echo "$m"
     fi
   done
-  local marker; marker="$(launcher_artifact)"
-  if [[ ! -f "$marker" ]] || sources_newer_than "$marker" "$LAUNCHER_DIR/src" "$LAUNCHER_DIR/pom.xml" "$ROOT/pom.xml"; then
-    echo deploy/launcher
-  fi
+  local marker
+  for m in $(tool_modules); do
+    marker="$(tool_artifact "$m")"
+    if [[ ! -f "$marker" ]] || sources_newer_than "$marker" "$ROOT/$m/src" "$ROOT/$m/pom.xml" "$ROOT/pom.xml"; then
+      echo "$m"
+    fi
+  done
 }
 
-# build_if_needed [service...]: builds the given services (default none) and the launcher when stale.
+is_tool_module() { [[ "$1" == deploy/launcher || "$1" == deploy/simcluster ]]; }
+
+# build_if_needed [service...]: builds the given services (default none) and the tool modules when stale.
 build_if_needed() {
   local stale m
   mapfile -t stale < <(stale_modules "$@")
   if [[ "${JOBMON_SKIP_BUILD:-}" == 1 ]]; then
     for m in "${stale[@]}"; do
-      if [[ "$m" == deploy/launcher ]]; then
-        [[ -d "$LAUNCHER_DIR/target/lib" ]] || die "JOBMON_SKIP_BUILD=1 but $LAUNCHER_DIR/target/lib is missing: build first"
+      if is_tool_module "$m"; then
+        [[ -d "$ROOT/$m/target/lib" ]] || die "JOBMON_SKIP_BUILD=1 but $ROOT/$m/target/lib is missing: build first"
       else
         [[ -f "$ROOT/$m/target/quarkus-app/quarkus-run.jar" ]] || die "JOBMON_SKIP_BUILD=1 but $m is not built: build first"
       fi
@@ -49,17 +66,19 @@ build_if_needed() {
   ((${#stale[@]} == 0)) && return 0
 
   mkdir -p "$LOG_DIR"
-  local blog="$LOG_DIR/build.log" started services=() with_launcher=0 in_reactor=0
+  local blog="$LOG_DIR/build.log" started services=() tools=() in_reactor=0
   started="$STATE_DIR/.build-started"
   touch "$started"
   for m in "${stale[@]}"; do
-    if [[ "$m" == deploy/launcher ]]; then with_launcher=1; else services+=("$m"); fi
+    if is_tool_module "$m"; then tools+=("$m"); else services+=("$m"); fi
   done
   grep -q '<module>deploy/launcher</module>' "$ROOT/pom.xml" && in_reactor=1
   say "building ${stale[*]} (${MVN[*]} -T ${JOBMON_BUILD_THREADS:-1C} -Dmaven.test.skip=true package; log: $blog)"
   echo "=== $(date -u +%FT%TZ) ${stale[*]}" >>"$blog"
   local pl=("${services[@]}")
-  ((with_launcher && in_reactor)) && pl+=(deploy/launcher)
+  for m in "${tools[@]}"; do
+    if [[ "$m" != deploy/launcher ]] || ((in_reactor)); then pl+=("$m"); fi
+  done
   if ((${#pl[@]} > 0)); then
     local IFS=,
     if ! (cd "$ROOT" && "${MVN[@]}" -B -T "${JOBMON_BUILD_THREADS:-1C}" -Dmaven.test.skip=true package -pl "${pl[*]}" -am) >>"$blog" 2>&1; then
@@ -68,7 +87,7 @@ build_if_needed() {
     fi
     unset IFS
   fi
-  if ((with_launcher && !in_reactor)); then
+  if [[ " ${tools[*]} " == *" deploy/launcher "* ]] && ((!in_reactor)); then
     if ! (cd "$ROOT" && "${MVN[@]}" -B -Dmaven.test.skip=true package -f deploy/launcher/pom.xml) >>"$blog" 2>&1; then
       tail -n 40 "$blog" | sed 's/^/    /' >&2
       die "build of deploy/launcher failed; full log: $blog"
@@ -79,9 +98,10 @@ build_if_needed() {
     [[ -f "$ROOT/$m/target/quarkus-app/quarkus-run.jar" ]] || die "$m built, but $m/target/quarkus-app/quarkus-run.jar is missing"
     touch -r "$started" "$ROOT/$m/target/quarkus-app/quarkus-run.jar"
   done
-  if ((with_launcher)); then
-    touch -r "$started" "$(launcher_artifact)"
-  fi
+  for m in "${tools[@]}"; do
+    [[ -f "$(tool_artifact "$m")" ]] || die "$m built, but $(tool_artifact "$m") is missing"
+    touch -r "$started" "$(tool_artifact "$m")"
+  done
   rm -f "$started"
 }
 
@@ -238,6 +258,50 @@ start_keycloak() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# The sim cluster (deploy/simcluster): after Kafka, which its log feed writes to
+# ---------------------------------------------------------------------------------------------
+start_sim() {
+  mkdir -p "$SIM_STATE"
+  # Its other options come from the environment as they are (JOBMON_SIM_POOLS, JOBMON_SIM_QUOTAS, ...; --help).
+  start_bg sim "$STATE_DIR" env JOBMON_SIM_RUN_TIME="$SIM_RUN_TIME" \
+    "$JAVA" $SIM_JAVA_OPTS -Djobmon.component=sim -cp "$SIM_CP" io.jobmon.sim.SimClusterMain \
+    --state-dir "$SIM_STATE" --kafka-bootstrap "$KAFKA_BOOTSTRAP" --cluster sim --namespace "$SIM_NAMESPACE" \
+    --api-port "$SIM_API_PORT" --admin-port "$SIM_ADMIN_PORT" --exporter-base-port "$SIM_EXPORTER_BASE_PORT"
+}
+
+# The services' local-only settings (LOCAL_CONFIG): the clusters of job-service and event-ingest-service (the
+# external cluster 'local', fed by whoever publishes to jobmon.k8s.raw, and the sim), and metrics-service's discovery
+# of the sim's exporter pods. The same keys as the Helm chart's clusters file.
+write_local_config() {
+  mkdir -p "$(dirname "$LOCAL_CONFIG")"
+  {
+    echo "# Written by ./jobmon up on every start (deploy/local/components.sh); passed as QUARKUS_CONFIG_LOCATIONS."
+    echo "# An external cluster: its pods and events come from an agent publishing to jobmon.k8s.raw."
+    echo "jobmon.clusters.local.type=external"
+    echo "jobmon.clusters.local.region=local"
+    echo "jobmon.clusters.local.namespace=jobmon-jobs"
+    if [[ "$SIM_ENABLED" != 0 ]]; then
+      cat <<EOF
+# The simulated GPU cluster (deploy/simcluster): job-service submits and stops Jobs there, event-ingest watches it.
+jobmon.clusters.sim.type=kubernetes
+jobmon.clusters.sim.region=local
+jobmon.clusters.sim.kubeconfig=$SIM_STATE/kubeconfig
+jobmon.clusters.sim.namespace=$SIM_NAMESPACE
+# metrics-service finds its exporters as on a GPU Operator cluster: dcgm-exporter and node-exporter pods, each
+# node's endpoint on the pod's host-network container port 'metrics'.
+jobmon.metrics.discovery.every=15s
+jobmon.metrics.discovery.clusters.sim.kubeconfig=$SIM_STATE/kubeconfig
+jobmon.metrics.discovery.clusters.sim.dcgm-selector=app=nvidia-dcgm-exporter
+jobmon.metrics.discovery.clusters.sim.dcgm-port=metrics
+jobmon.metrics.discovery.clusters.sim.node-selector=app=node-exporter
+jobmon.metrics.discovery.clusters.sim.node-port=metrics
+EOF
+    fi
+  } >"$LOCAL_CONFIG.tmp"
+  mv -f "$LOCAL_CONFIG.tmp" "$LOCAL_CONFIG"
+}
+
+# ---------------------------------------------------------------------------------------------
 # The six services
 # ---------------------------------------------------------------------------------------------
 service_url() { echo "http://localhost:$(service_port "$1")"; }
@@ -259,6 +323,14 @@ start_service() {
       JOBMON_LOG_MANAGEMENT_URL="$(management_url log-service)"
       JOBMON_DIAGNOSIS_MANAGEMENT_URL="$(management_url diagnosis-service)"
     )
+  elif [[ "$m" == diagnosis-service ]]; then
+    # Its evidence sources (defaults are the standard ports, wrong for a moved stack).
+    extra=(
+      JOBMON_JOB_SERVICE_URL="$(service_url job-service)"
+      JOBMON_EVENT_INGEST_URL="$(service_url event-ingest-service)"
+      JOBMON_METRICS_SERVICE_URL="$(service_url metrics-service)"
+      JOBMON_LOG_SERVICE_URL="$(service_url log-service)"
+    )
   fi
   start_bg "$m" "$ROOT/$m" env \
     JOBMON_DB_URL="$DB_URL" JOBMON_DB_USER="$DB_USER" JOBMON_DB_PASSWORD="$DB_PASSWORD" \
@@ -266,6 +338,7 @@ start_service() {
     JOBMON_CORS_ORIGINS="$CORS_ORIGINS" \
     QUARKUS_HTTP_PORT="$port" QUARKUS_HTTP_HOST="$BIND_HOST" \
     QUARKUS_MANAGEMENT_PORT="$(management_port "$m")" QUARKUS_MANAGEMENT_HOST="$BIND_HOST" \
+    QUARKUS_CONFIG_LOCATIONS="file:$LOCAL_CONFIG" \
     "${extra[@]}" \
     "$JAVA" $SERVICE_JAVA_OPTS -Djobmon.component="$m" -jar "$ROOT/$m/target/quarkus-app/quarkus-run.jar"
 }

@@ -60,6 +60,7 @@ start_component() {
     postgres) start_postgres ;;
     kafka) start_kafka ;;
     keycloak) start_keycloak ;;
+    sim) start_sim ;;
     *) start_service "$c" ;;
   esac
   say "$c: started (pid $(pid_of "$c"), log $(log_file "$c"))"
@@ -149,19 +150,26 @@ cmd_up() {
     start_component keycloak >"$LOG_DIR/keycloak-start.log" 2>&1 </dev/null &
     kc_starter=$!
   fi
-  # The launcher (it runs PostgreSQL and Kafka) builds in seconds: they start while the services build.
+  # The launcher (it runs PostgreSQL and Kafka) and the sim build in seconds: they start while the services build.
   build_if_needed
-  for c in "${want_infra[@]}"; do [[ "$c" == keycloak ]] || start_component "$c"; done
+  for c in "${want_infra[@]}"; do [[ "$c" == keycloak || "$c" == sim ]] || start_component "$c"; done
   build_if_needed "${want_services[@]}"
+  write_local_config
   deadline=$(($(now) + UP_TIMEOUT))
-  # Services need the database and the broker at startup, wherever those are.
+  # Services need the database and the broker at startup, wherever those are; the sim ships its logs to the broker.
   if ((${#want_services[@]} > 0)) || [[ " ${want_infra[*]} " == *" postgres "* ]]; then
     wait_ready postgres "$deadline"
   fi
-  if ((${#want_services[@]} > 0)) || [[ " ${want_infra[*]} " == *" kafka "* ]]; then
+  local want_sim=0
+  [[ " ${want_infra[*]} " == *" sim "* ]] && want_sim=1
+  if ((${#want_services[@]} > 0 || want_sim)) || [[ " ${want_infra[*]} " == *" kafka "* ]]; then
     wait_kafka "$deadline"
   fi
-  for c in "${want_services[@]}"; do start_component "$c"; done
+  ((want_sim)) && start_component sim
+  # The sim's clients read its kubeconfig: they start once it is ready, the others at once.
+  for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $c "* ]] || start_component "$c"; done
+  if ((want_sim)); then wait_ready sim "$deadline"; fi
+  for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $c "* ]] && start_component "$c"; done
   deadline=$(($(now) + UP_TIMEOUT))
   if [[ -n "$kc_starter" ]]; then
     if ! wait "$kc_starter"; then
@@ -296,11 +304,14 @@ export JOBMON_EVENT_SERVICE_URL='$(service_url event-ingest-service)'
 export JOBMON_METRICS_SERVICE_URL='$(service_url metrics-service)'
 export JOBMON_LOG_SERVICE_URL='$(service_url log-service)'
 export JOBMON_DIAGNOSIS_SERVICE_URL='$(service_url diagnosis-service)'
+export JOBMON_EVENT_INGEST_URL='$(service_url event-ingest-service)'
+# the clusters (local, sim) and the sim's exporter discovery; written by ./jobmon up
+export QUARKUS_CONFIG_LOCATIONS='file:$LOCAL_CONFIG'
 EOF
 }
 
 # What ./jobmon keeps in a state folder: the only entries wipe deletes.
-STATE_ENTRIES=(postgres kafka keycloak keycloak-unpack logs run .build-started .jobmon-state)
+STATE_ENTRIES=(postgres kafka keycloak keycloak-unpack sim config logs run .build-started .jobmon-state)
 
 cmd_wipe() {
   local real e
@@ -318,6 +329,27 @@ cmd_wipe() {
   say "deleted the stack's state in $STATE_DIR (PostgreSQL data, Kafka log, Keycloak and its database, logs)."
   say "the next 'up' is a first start: Keycloak is unpacked again and imports deploy/keycloak/jobmon-realm.json"
   say "(Keycloak imports a realm only into an empty database; 'up' also re-imports by itself when that file changed)."
+}
+
+# sim_tool MAIN ARGS...: a client program of the running stack (deploy/simcluster's io.jobmon.sim.stack), told where
+# the gateway, the realm and the sim answer.
+sim_tool() {
+  local main="$1"; shift
+  [[ "$SIM_ENABLED" != 0 ]] || die "the sim cluster is off (JOBMON_SIM=0)"
+  [[ -f "$SIM_DIR/target/simcluster.jar" ]] || die "deploy/simcluster is not built: ./jobmon up builds it"
+  is_ready sim || die "the sim cluster does not answer on $(readiness_url sim): ./jobmon up (./jobmon status)"
+  is_ready gateway || die "the gateway is not ready: ./jobmon up (./jobmon status)"
+  exec "$JAVA" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$SIM_CP" "$main" \
+    --gateway "http://localhost:$PORT_BASE" --issuer "$OIDC_URL" --client "$OIDC_CLIENT" \
+    --sim-admin "http://127.0.0.1:$SIM_ADMIN_PORT" --sim-api "http://127.0.0.1:$SIM_API_PORT" \
+    --cluster sim --namespace "$SIM_NAMESPACE" "$@"
+}
+
+cmd_demo() { sim_tool io.jobmon.sim.stack.DemoMain "$@"; }
+
+cmd_replay() {
+  (($# > 0)) || die "usage: ./jobmon replay [--user alice] [--project project-nlp] BUNDLE.json... (e.g. deploy/e2e/src/test/resources/diagnosis-samples/008-gpu_oom.json)"
+  sim_tool io.jobmon.sim.stack.ReplayMain "$@"
 }
 
 cmd_test() {
@@ -354,6 +386,8 @@ case "$cmd" in
   env) cmd_env "$@" ;;
   wipe) cmd_wipe "$@" ;;
   test) cmd_test "$@" ;;
+  demo) cmd_demo "$@" ;;
+  replay) cmd_replay "$@" ;;
   help | -h | --help) usage ;;
   *) usage >&2; exit 2 ;;
 esac

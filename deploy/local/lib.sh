@@ -43,12 +43,32 @@ CORS_ORIGINS="${JOBMON_CORS_ORIGINS:-http://localhost:3000}"
 KC_ADMIN="${JOBMON_KEYCLOAK_ADMIN:-admin}"
 KC_ADMIN_PASSWORD="${JOBMON_KEYCLOAK_ADMIN_PASSWORD:-admin}"
 
+# The simulated GPU cluster 'sim' (deploy/simcluster): a Kubernetes API, GPU nodes, exporters and a log feed.
+# JOBMON_SIM=0 leaves it out (the services then know only the external cluster 'local').
+SIM_ENABLED="${JOBMON_SIM:-1}"
+SIM_API_PORT="${JOBMON_SIM_API_PORT:-16443}"
+SIM_ADMIN_PORT="${JOBMON_SIM_ADMIN_PORT:-16444}"
+SIM_EXPORTER_BASE_PORT="${JOBMON_SIM_EXPORTER_BASE_PORT:-19400}"   # node i: dcgm-exporter base+2i, node_exporter base+2i+1
+SIM_NAMESPACE="${JOBMON_SIM_NAMESPACE:-jobmon-jobs}"
+SIM_RUN_TIME="${JOBMON_SIM_RUN_TIME:-10m}"      # how long a healthy job runs on the sim
+# Measured: ~165 MiB RSS idle with these (deploy/simcluster/README.md, Costs).
+SIM_JAVA_OPTS="${JOBMON_SIM_JAVA_OPTS:--Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -XX:ReservedCodeCacheSize=64m}"
+
 SERVICES=(gateway job-service event-ingest-service metrics-service log-service diagnosis-service)
 INFRA=(postgres kafka keycloak)
+[[ "$SIM_ENABLED" != 0 ]] && INFRA+=(sim)
 ALL_COMPONENTS=("${INFRA[@]}" "${SERVICES[@]}")
+# Services that reach the sim's API at start (their clusters' kubeconfig): started once it is ready.
+SIM_CLIENTS=(job-service event-ingest-service metrics-service)
 
 LAUNCHER_DIR="$ROOT/deploy/launcher"
 LAUNCHER_CP="$LAUNCHER_DIR/target/classes:$LAUNCHER_DIR/target/lib/*"
+SIM_DIR="$ROOT/deploy/simcluster"
+SIM_CP="$SIM_DIR/target/simcluster.jar:$SIM_DIR/target/lib/*"
+SIM_STATE="$STATE_DIR/sim"
+# Local-only settings of the services (clusters, exporter discovery), written by 'up' and passed to every service as
+# QUARKUS_CONFIG_LOCATIONS, as the Helm chart passes its clusters file; nothing of it is in application.properties.
+LOCAL_CONFIG="$STATE_DIR/config/local.properties"
 KC_VERSION="$(sed -n 's:.*<keycloak.version>\(.*\)</keycloak.version>.*:\1:p' "$ROOT/pom.xml" 2>/dev/null | head -n1)"
 KC_VERSION="${KC_VERSION:-26.5.6}"
 KC_HOME="$STATE_DIR/keycloak"
@@ -104,6 +124,7 @@ component_ports() {
     postgres) echo "$PG_PORT" ;;
     kafka) echo "$KAFKA_PORT $KAFKA_CONTROLLER_PORT" ;;
     keycloak) echo "$KEYCLOAK_PORT" ;;
+    sim) echo "$SIM_API_PORT $SIM_ADMIN_PORT" ;;
     *) echo "$(service_port "$1") $(management_port "$1")" ;;
   esac
 }
@@ -138,6 +159,7 @@ http_code() {
 readiness_url() {
   case "$1" in
     keycloak) echo "$OIDC_URL/.well-known/openid-configuration" ;;
+    sim) echo "http://127.0.0.1:$SIM_ADMIN_PORT/healthz" ;;
     postgres | kafka) echo "" ;;
     *) echo "http://127.0.0.1:$(management_port "$1")/q/health/ready" ;;
   esac

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.jobmon.sim.replay.BundlePlayer;
 import io.jobmon.sim.scenario.Scenario;
 import io.jobmon.sim.scenario.Scenarios;
@@ -22,8 +23,8 @@ import java.util.concurrent.Executors;
 /**
  * The sim's own small HTTP API, for the local stack's scripts: {@code GET /healthz} (ready), {@code GET /scenarios},
  * {@code POST /replay?job=ID&namespace=NS} with an evidence bundle as body (plays it, answers what it made, 400 with
- * a problem body for a bundle that is not JSON or a missing {@code job}), {@code GET /replay/pending} (metric samples
- * of replays not scraped yet).
+ * a problem body for a bundle that is not JSON or a missing {@code job}), {@code GET /replay/pending[?job=ID]} (metric
+ * samples of replays, or of one job's, not scraped yet).
  */
 public final class AdminServer implements AutoCloseable {
 
@@ -55,6 +56,12 @@ public final class AdminServer implements AutoCloseable {
 
     private void handle(HttpExchange ex) throws IOException {
         try (ex) {
+            route(ex);
+        }
+    }
+
+    private void route(HttpExchange ex) throws IOException {
+        try {
             String path = ex.getRequestURI().getPath();
             String method = ex.getRequestMethod();
             if ("GET".equals(method) && "/healthz".equals(path)) {
@@ -66,12 +73,19 @@ public final class AdminServer implements AutoCloseable {
                 }
                 send(ex, 200, out);
             } else if ("GET".equals(method) && "/replay/pending".equals(path)) {
-                send(ex, 200, JSON.createObjectNode().put("pendingSamples", player.pendingSamples()));
+                String job = query(ex.getRequestURI().getRawQuery()).get("job");
+                send(ex, 200, JSON.createObjectNode().put("pendingSamples",
+                        job == null ? player.pendingSamples() : player.pendingSamples(job)));
             } else if ("POST".equals(method) && "/replay".equals(path)) {
                 replay(ex);
             } else {
                 send(ex, 404, problem(404, "Not Found", "no " + method + " " + path + " here"));
             }
+        } catch (KubernetesClientException e) {
+            // e.g. 409: a pod of the bundle's name exists and cannot be renamed; the API server's answer, as a problem
+            int status = e.getCode() >= 400 && e.getCode() < 500 ? e.getCode() : 500;
+            LOG.warn("admin {} {} failed: {}", ex.getRequestMethod(), ex.getRequestURI(), e.getMessage());
+            send(ex, status, problem(status, status == 409 ? "Conflict" : "Kubernetes API error", e.getMessage()));
         } catch (RuntimeException | Error e) {
             LOG.warn("admin {} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
             send(ex, 500, problem(500, "Internal error", e.toString()));

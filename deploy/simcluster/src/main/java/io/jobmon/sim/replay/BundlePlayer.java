@@ -34,7 +34,8 @@ import java.util.TreeMap;
  * them: phase, node, container states, exit codes, restarts) and events in the API, its log lines on the log feed
  * (user lines as the pod's container lines, system lines as the node's journal or its device plugin's log), its
  * metric series on its nodes' exporters (one sample per scrape, with their timestamps). Times are shifted so the
- * bundle's window ends now (or by a given shift). Nodes the fleet does not have are added as replay nodes with
+ * bundle's window ends now (or by a given shift). A pod whose name is taken in the namespace (the same bundle replayed
+ * again) is renamed everywhere the bundle names it. Nodes the fleet does not have are added as replay nodes with
  * exporter endpoints of their own. Everything it makes carries the {@code sim.jobmon.io/replay} annotation, which
  * the sim's controllers and kubelets leave alone.
  */
@@ -75,6 +76,11 @@ public final class BundlePlayer {
         return replay.pending();
     }
 
+    /** Metric samples of one job's replay not yet scraped. */
+    public int pendingSamples(String jobId) {
+        return replay.pending(jobId);
+    }
+
     private static Instant end(JsonNode b) {
         for (String p : List.of("/window/to", "/job/finishedAt", "/job/startedAt", "/job/submittedAt")) {
             JsonNode n = b.at(p);
@@ -87,7 +93,7 @@ public final class BundlePlayer {
 
     /** One replay of one bundle. */
     private final class Play {
-        private final JsonNode b;
+        private JsonNode b;
         private final String jobId;
         private final String ns;
         private final Duration shift;
@@ -109,6 +115,7 @@ public final class BundlePlayer {
 
         Result run() {
             ensureNamespace();
+            b = PodNames.unique(b, name -> client.pods().inNamespace(ns).withName(name).get() != null, jobId);
             nodes().forEach(this::ensureNode);
             job = createJob();
             for (JsonNode p : b.path("pods")) {
@@ -309,13 +316,17 @@ public final class BundlePlayer {
                     labels.put(f.getKey(), f.getValue().asText());
                 }
             });
+            // The job's pods now live in the replay's namespace: dcgm-exporter names a GPU's pod with its namespace.
+            if (labels.containsKey("namespace") && pods.containsKey(labels.get("pod"))) {
+                labels.put("namespace", ns);
+            }
             List<Instant> times = new ArrayList<>();
             List<Double> values = new ArrayList<>();
             for (JsonNode s : m.path("samples")) {
                 times.add(Instant.parse(s.get(0).asText()).plus(shift));
                 values.add(s.get(1).asDouble());
             }
-            replay.add(node, new ReplaySeries.Series(name, dcgmOrder(name, labels), times, values));
+            replay.add(node, new ReplaySeries.Series(name, dcgmOrder(name, labels), times, values), jobId);
             series++;
             samples += times.size();
         }

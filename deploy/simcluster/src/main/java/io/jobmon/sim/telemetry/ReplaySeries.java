@@ -25,10 +25,12 @@ public final class ReplaySeries {
 
     private static final class Cursor {
         final Series series;
+        final String job;
         int next;
 
-        Cursor(Series s) {
+        Cursor(Series s, String job) {
             series = s;
+            this.job = job;
         }
     }
 
@@ -37,16 +39,29 @@ public final class ReplaySeries {
 
     /** Adds a series to the node's endpoint: DCGM_* to its dcgm-exporter, the others to its node_exporter. */
     public void add(String nodeName, Series s) {
-        (s.name().startsWith("DCGM_") ? dcgm : node).computeIfAbsent(nodeName, k -> new ArrayList<>()).add(new Cursor(s));
+        add(nodeName, s, null);
+    }
+
+    /** The same, for the replay of a job (see {@link #pending(String)}). */
+    public synchronized void add(String nodeName, Series s, String job) {
+        (s.name().startsWith("DCGM_") ? dcgm : node).computeIfAbsent(nodeName, k -> new ArrayList<>())
+                .add(new Cursor(s, job));
     }
 
     /** Samples not served yet, over every node. */
     public synchronized int pending() {
+        return pending(null);
+    }
+
+    /** Samples of a job's replay not served yet (every replay's when {@code job} is null). */
+    public synchronized int pending(String job) {
         int n = 0;
         for (Map<String, List<Cursor>> m : List.of(dcgm, node)) {
             for (List<Cursor> l : m.values()) {
                 for (Cursor c : l) {
-                    n += c.series.times().size() - c.next;
+                    if (job == null || job.equals(c.job)) {
+                        n += c.series.times().size() - c.next;
+                    }
                 }
             }
         }

@@ -81,6 +81,35 @@ class BundlePlayerTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aGpuSeriesOfAReplayedPodNamesTheReplaysNamespaceAsDcgmExporterWould() throws Exception {
+        JsonNode bundle = JSON.readTree("""
+                {"job": {"id": "job-x", "name": "ns-test"},
+                 "pods": [{"name": "ns-test-0", "node": "gpu-ns-test", "phase": "Running",
+                           "containers": [{"name": "trainer", "state": "running"}]}],
+                 "metrics": [{"name": "DCGM_FI_DEV_GPU_UTIL", "labels": {"Hostname": "gpu-ns-test", "gpu": "0",
+                              "namespace": "team-llm", "pod": "ns-test-0", "container": "trainer"},
+                              "samples": [["2026-07-13T10:00:00Z", 97.0]]}],
+                 "window": {"from": "2026-07-13T09:45:00Z", "to": "2026-07-13T10:15:00Z"}}""");
+        cluster.player().play(bundle, "job-ns-test", "jobmon-jobs");
+        int port = cluster.exporterPorts().get("gpu-ns-test").dcgm();
+        String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(body.contains("container=\"trainer\",namespace=\"jobmon-jobs\",pod=\"ns-test-0\"} 97"), body);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aBundleReplayedAgainInTheSameNamespaceGetsPodsOfItsOwn() throws Exception {
+        JsonNode bundle = load("014");
+        cluster.player().play(bundle, "job-again-1", "again");
+        BundlePlayer.Result second = cluster.player().play(bundle, "job-again-2", "again");
+        assertEquals(List.of("vicuna-7b-ft-0-again2"), second.pods());
+        Pod first = client.pods().inNamespace("again").withName("vicuna-7b-ft-0").get();
+        Pod renamed = client.pods().inNamespace("again").withName("vicuna-7b-ft-0-again2").get();
+        assertEquals("job-again-1", first.getMetadata().getLabels().get("jobmon.io/job-id"));
+        assertEquals("job-again-2", renamed.getMetadata().getLabels().get("jobmon.io/job-id"));
+    }
+
+    @org.junit.jupiter.api.Test
     void aBodyThatIsNotABundleIsABadRequestWithAProblemBody() throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                 + cluster.adminPort() + "/replay?job=x")).POST(HttpRequest.BodyPublishers.ofString("{not json")).build(),
