@@ -46,9 +46,11 @@ KC_ADMIN_PASSWORD="${JOBMON_KEYCLOAK_ADMIN_PASSWORD:-admin}"
 # The simulated GPU cluster 'sim' (deploy/simcluster): a Kubernetes API, GPU nodes, exporters and a log feed.
 # JOBMON_SIM=0 leaves it out (the services then know only the external cluster 'local').
 SIM_ENABLED="${JOBMON_SIM:-1}"
-SIM_API_PORT="${JOBMON_SIM_API_PORT:-16443}"
-SIM_ADMIN_PORT="${JOBMON_SIM_ADMIN_PORT:-16444}"
-SIM_EXPORTER_BASE_PORT="${JOBMON_SIM_EXPORTER_BASE_PORT:-19400}"   # node i: dcgm-exporter base+2i, node_exporter base+2i+1
+# Its ports move with JOBMON_PORT_BASE (16443, 16444, 19400 for 8080), so a moved stack (the e2e test's) moves its sim.
+SIM_API_PORT="${JOBMON_SIM_API_PORT:-$((PORT_BASE + 8363))}"
+SIM_ADMIN_PORT="${JOBMON_SIM_ADMIN_PORT:-$((PORT_BASE + 8364))}"
+# node i: dcgm-exporter base+2i, node_exporter base+2i+1 (replayed bundles' nodes follow the fleet's)
+SIM_EXPORTER_BASE_PORT="${JOBMON_SIM_EXPORTER_BASE_PORT:-$((PORT_BASE + 11320))}"
 SIM_NAMESPACE="${JOBMON_SIM_NAMESPACE:-jobmon-jobs}"
 SIM_RUN_TIME="${JOBMON_SIM_RUN_TIME:-10m}"      # how long a healthy job runs on the sim
 # Measured: ~165 MiB RSS idle with these (deploy/simcluster/README.md, Costs).
