@@ -1,6 +1,7 @@
 package io.jobmon.diagnosis.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jobmon.contracts.api.Limits;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
@@ -12,8 +13,11 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class EventServiceClient {
 
-    /** Events of one job in half an hour: a few hundred at most, even for a crash-looping job. */
-    private static final int MAX_EVENTS = 2000;
+    /**
+     * Events of one job in half an hour: a few hundred at most, even for a crash-looping job (repeats are counted, not
+     * listed). event-ingest's largest page ({@link Limits#MAX}); a larger limit is a 400 there.
+     */
+    private static final int MAX_EVENTS = Limits.MAX;
 
     private final EventServiceApi api;
 

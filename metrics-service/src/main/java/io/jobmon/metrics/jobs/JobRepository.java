@@ -114,7 +114,7 @@ public class JobRepository {
         return c.preparedQuery("DELETE FROM job_node WHERE job_id = $1").execute(Tuple.of(jobId))
                 .chain(() -> n == 0 ? Uni.createFrom().voidItem() : c.preparedQuery(
                         "INSERT INTO job_node (job_id, node, from_ms, to_ms, pods, gpus) SELECT $1, n, f, t,"
-                                + " string_to_array(nullif(p, ''), ','), g FROM unnest($2::text[], $3::bigint[],"
+                                + " coalesce(string_to_array(nullif(p, ''), ','), '{}'), g FROM unnest($2::text[], $3::bigint[],"
                                 + " $4::bigint[], $5::text[], $6::int[]) AS u(n, f, t, p, g) ON CONFLICT DO NOTHING")
                         .execute(Tuple.tuple().addValue(jobId).addArrayOfString(nodes).addArrayOfLong(from)
                                 .addArrayOfLong(to).addArrayOfString(pods).addArrayOfInteger(gpus))

@@ -94,6 +94,21 @@ class AccessAndSummaryTest {
     }
 
     @Test
+    void aJobWhosePodsRunOnSeveralNodesIsKnownAndDoesNotHoldUpTheJobsAfterIt() {
+        // Two pods on two nodes: no node's interval can name its pods from the snapshot alone.
+        String wide = Fixtures.newId("j");
+        String after = Fixtures.newId("j");
+        Fixtures.sendJob(Fixtures.job(wide, JobStatus.RUNNING, List.of(wide + "-0", wide + "-1"),
+                List.of(Fixtures.newId("n"), Fixtures.newId("n")), 16, T0, null, 3), T0);
+        Fixtures.sendJob(Fixtures.job(after, JobStatus.RUNNING, List.of(after + "-0"), List.of(Fixtures.newId("n")), 8,
+                T0, null, 3), T0);
+        for (String job : List.of(wide, after)) {
+            await().atMost(WAIT).until(() -> given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics")
+                    .statusCode() == 200);
+        }
+    }
+
+    @Test
     void badChartParametersAre400sNamingTheParameter() {
         String job = finishedJob("PRIVATE", List.of());
         String base = "/api/v1/jobs/" + job + "/metrics?";
