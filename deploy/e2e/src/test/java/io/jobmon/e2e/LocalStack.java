@@ -69,11 +69,29 @@ final class LocalStack {
         return keycloak() + "/realms/jobmon";
     }
 
-    /** Every port the stack listens on: PostgreSQL, Kafka (+ controller), Keycloak, the six services. */
+    /** The sim cluster's Kubernetes API (plain HTTP): its ports follow the port base (deploy/local/lib.sh). */
+    String simApi() {
+        return "http://127.0.0.1:" + (portBase + 8363);
+    }
+
+    /** The sim cluster's admin API ({@code /healthz}, {@code /replay}). */
+    String simAdmin() {
+        return "http://127.0.0.1:" + (portBase + 8364);
+    }
+
+    /**
+     * Every port the stack listens on: PostgreSQL, Kafka (+ controller), Keycloak, the six services, the sim's API,
+     * admin and its fleet's exporters (6 nodes, 2 each).
+     */
     List<Integer> ports() {
         List<Integer> ports = new ArrayList<>(List.of(pgPort, kafkaPort, kafkaPort + 1, keycloakPort));
         for (int i = 0; i < 6; i++) {
             ports.add(portBase + i);
+        }
+        ports.add(portBase + 8363);
+        ports.add(portBase + 8364);
+        for (int i = 0; i < 12; i++) {
+            ports.add(portBase + 11320 + i);
         }
         return ports;
     }
@@ -104,6 +122,8 @@ final class LocalStack {
         env.put("JOBMON_PG_PORT", Integer.toString(pgPort));
         env.put("JOBMON_KAFKA_PORT", Integer.toString(kafkaPort));
         env.put("JOBMON_KEYCLOAK_PORT", Integer.toString(keycloakPort));
+        // The sim's healthy runs take this long (failures come at fractions of it): short, for the sim's tests.
+        env.put("JOBMON_SIM_RUN_TIME", System.getProperty("jobmon.e2e.sim-run-time", "2m"));
         // The reactor packaged every module before the integration-test phase; never run Maven inside Maven.
         env.put("JOBMON_SKIP_BUILD", "1");
         String label = "[jobmon " + String.join(" ", args) + "] ";

@@ -52,9 +52,15 @@ class StatusMachineTest {
     }
 
     @Test
-    void aFinalJobNeverChangesAgain() {
-        assertEquals(Effect.IGNORE, StatusMachine.onEvent(job(SUCCEEDED, 2, T0, null), event(RUNNING, 9, "x", 1)).effect());
-        assertEquals(Effect.IGNORE, StatusMachine.onEvent(job(STOPPED, 2, T0, null), event(FAILED, 9, "x", 1)).effect());
+    void aFinalJobsStatusNeverChangesAgainButLaterReportsStillBringItsPods() {
+        StatusMachine.Decision succeeded = StatusMachine.onEvent(job(SUCCEEDED, 2, T0, null), event(RUNNING, 9, "x", 1));
+        assertEquals(Effect.TRACK, succeeded.effect());
+        assertEquals(SUCCEEDED, succeeded.update().status());
+        assertEquals(9, succeeded.update().lastSequence());
+        StatusMachine.Decision stopped = StatusMachine.onEvent(job(STOPPED, 2, T0, null), event(FAILED, 9, "x", 1));
+        assertEquals(Effect.TRACK, stopped.effect());
+        assertEquals(STOPPED, stopped.update().status());
+        assertEquals(Effect.IGNORE, StatusMachine.onEvent(job(STOPPED, 9, T0, null), event(FAILED, 9, "x", 1)).effect());
     }
 
     @Test

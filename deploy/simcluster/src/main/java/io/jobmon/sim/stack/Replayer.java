@@ -122,11 +122,16 @@ public final class Replayer {
         JsonNode[] job = {null};
         waitFor("the replay of " + jobId + " to be ingested", () -> {
             job[0] = stack.get(user, "/api/v1/jobs/" + jobId).require("job " + jobId);
-            int podsSeen = stack.get(user, "/api/v1/jobs/" + jobId + "/pods?limit=500").require("pods").path("items").size();
-            int eventsSeen = stack.get(user, "/api/v1/jobs/" + jobId + "/events?limit=500&from=" + since)
-                    .require("events").path("items").size();
-            long lines = stack.get(user, "/api/v1/jobs/" + jobId + "/logs/count?from=" + since).require("log count")
-                    .path("lines").asLong();
+            // Each service learns of the job from jobmon.job.changes on its own: until then it answers 404.
+            JsonNode podList = known(stack.get(user, "/api/v1/jobs/" + jobId + "/pods?limit=500"), "pods");
+            JsonNode eventList = known(stack.get(user, "/api/v1/jobs/" + jobId + "/events?limit=500&from=" + since), "events");
+            JsonNode count = known(stack.get(user, "/api/v1/jobs/" + jobId + "/logs/count?from=" + since), "log count");
+            if (podList == null || eventList == null || count == null) {
+                return false;
+            }
+            int podsSeen = podList.path("items").size();
+            int eventsSeen = eventList.path("items").size();
+            long lines = count.path("lines").asLong();
             int pending = stack.simAdmin("GET", "/replay/pending", null).require("pending samples")
                     .path("pendingSamples").asInt();
             boolean complete = podsSeen >= pods && lines >= minLines && (!events || eventsSeen > 0) && pending == 0;
@@ -137,6 +142,11 @@ public final class Replayer {
             return complete && steady;
         });
         return job[0];
+    }
+
+    /** The answer's body, or null for a 404 (the service does not know the job yet). */
+    private static JsonNode known(StackClient.Answer a, String what) {
+        return a.status() == 404 ? null : a.require(what);
     }
 
     /** The earliest time the bundle names, shifted, less a minute. */
@@ -178,8 +188,12 @@ public final class Replayer {
         if (bundle.hasNonNull("hint")) {
             ask.put("hint", bundle.get("hint").asText());
         }
-        String id = stack.post(user, "/api/v1/jobs/" + jobId + "/diagnoses", ask).require("diagnosis of " + jobId)
-                .path("id").asText();
+        StackClient.Answer[] asked = {null};
+        waitFor("diagnosis-service to know job " + jobId, () -> {
+            asked[0] = stack.post(user, "/api/v1/jobs/" + jobId + "/diagnoses", ask);
+            return asked[0].status() != 404;
+        });
+        String id = asked[0].require("diagnosis of " + jobId).path("id").asText();
         JsonNode[] task = {null};
         waitFor("diagnosis " + id, () -> {
             task[0] = stack.get(user, "/api/v1/diagnoses/" + id).require("diagnosis " + id);

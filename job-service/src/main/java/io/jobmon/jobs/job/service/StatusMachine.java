@@ -20,9 +20,9 @@ public final class StatusMachine {
 
     /** What a cluster transition does to a job. */
     public enum Effect {
-        /** Duplicate, stale, or the job is final: nothing changes. */
+        /** Duplicate or stale: nothing changes. */
         IGNORE,
-        /** Newer information (pods, sequence) but the same status and reason: no timeline entry. */
+        /** Newer information (pods, sequence) but the same status and reason, or a final job: no timeline entry. */
         TRACK,
         /** A new status or a new reason: a timeline entry. */
         CHANGE
@@ -35,8 +35,15 @@ public final class StatusMachine {
     }
 
     public static Decision onEvent(JobRecord job, JobStatusChanged event) {
-        if (event.sequence() <= job.lastSequence() || job.status().isFinal()) {
+        if (event.sequence() <= job.lastSequence()) {
             return new Decision(Effect.IGNORE, null);
+        }
+        if (job.status().isFinal()) {
+            // Its status stays, but later reports still carry its pods' last states (the other pods of a failed gang
+            // end after the first one that failed the job): they are kept, and the sequence moves on.
+            return new Decision(Effect.TRACK, new StatusUpdate(job.id(), job.status(), job.reason(), job.message(),
+                    job.exitCode(), job.failureReason(), job.firstEventAt(), job.startedAt(), job.finishedAt(),
+                    event.sequence()));
         }
         JobStatus next = target(job.status(), event.status());
         Instant at = event.time();
