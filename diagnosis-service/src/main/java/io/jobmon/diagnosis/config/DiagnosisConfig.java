@@ -74,8 +74,8 @@ public interface DiagnosisConfig {
         @WithDefault("5000")
         int maxLogLines();
 
-        /** metrics-service names analysed when a task names none. */
-        @WithDefault("gpu_util,gpu_mem_used,gpu_temp,gpu_power,sm_active,tensor_active,xid_errors,ecc_dbe,clock_throttle_reasons")
+        /** metrics-service names (its {@code /api/v1/metrics/catalogue}) analysed when a task names none. */
+        @WithDefault("gpu_util,gpu_mem_used,gpu_temp,gpu_power,sm_active,tensor_active,xid,ecc_dbe,throttle_reasons,sm_clock")
         List<String> defaultMetrics();
     }
 

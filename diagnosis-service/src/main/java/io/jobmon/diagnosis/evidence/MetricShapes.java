@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class MetricShapes {
 
-    /** metrics-service short names → dcgm-exporter names. */
+    /** metrics-service catalogue names ({@code GET /api/v1/metrics/catalogue}) → dcgm-exporter names. */
     static final Map<String, String> DCGM = Map.ofEntries(
             Map.entry("gpu_util", "DCGM_FI_DEV_GPU_UTIL"),
             Map.entry("gpu_mem_used", "DCGM_FI_DEV_FB_USED"),
@@ -21,9 +21,10 @@ public final class MetricShapes {
             Map.entry("gpu_power", "DCGM_FI_DEV_POWER_USAGE"),
             Map.entry("sm_active", "DCGM_FI_PROF_SM_ACTIVE"),
             Map.entry("tensor_active", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"),
-            Map.entry("xid_errors", "DCGM_FI_DEV_XID_ERRORS"),
+            Map.entry("xid", "DCGM_FI_DEV_XID_ERRORS"),
             Map.entry("ecc_dbe", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"),
-            Map.entry("clock_throttle_reasons", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"));
+            Map.entry("throttle_reasons", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"),
+            Map.entry("sm_clock", "DCGM_FI_DEV_SM_CLOCK"));
 
     private MetricShapes() {
     }
@@ -76,6 +77,11 @@ public final class MetricShapes {
                 }
             }
         }
+        // metrics-service names a series' group ({@code groupBy=gpu}: node and gpu; pod when grouped by pod).
+        JsonNode group = s.path("group");
+        putIfAbsent(labels, "pod", Json.text(group, "pod"));
+        putIfAbsent(labels, "Hostname", Json.text(group, "node"));
+        putIfAbsent(labels, "gpu", Json.text(group, "gpu"));
         putIfAbsent(labels, "pod", Json.text(s, "pod"));
         putIfAbsent(labels, "Hostname", Json.text(s, "node", "Hostname", "hostname"));
         putIfAbsent(labels, "gpu", Json.text(s, "gpu"));

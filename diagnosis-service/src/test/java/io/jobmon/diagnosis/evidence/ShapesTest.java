@@ -72,6 +72,20 @@ class ShapesTest {
     }
 
     @Test
+    void metricsServicesAnswerGroupedByGpuKeepsNodeAndGpuAndItsCatalogueNamesMapToDcgm() throws Exception {
+        // GET /api/v1/jobs/{id}/metrics?metric=throttle_reasons&groupBy=gpu as metrics-service answers it
+        ArrayNode metrics = MetricShapes.metrics(json("{'series':[{'metric':'throttle_reasons','unit':'bitmask',"
+                + "'group':{'node':'h100-01','gpu':'2'},'attribution':'labels',"
+                + "'points':[['2026-12-01T19:31:15Z',96.0]]}]}"));
+        JsonNode m = metrics.get(0);
+        assertEquals("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", m.get("name").asText());
+        assertEquals("h100-01", m.get("labels").get("Hostname").asText());
+        assertEquals("2", m.get("labels").get("gpu").asText());
+        assertEquals("xid", MetricShapes.shortName("DCGM_FI_DEV_XID_ERRORS"));
+        assertEquals("sm_clock", MetricShapes.shortName("DCGM_FI_DEV_SM_CLOCK"));
+    }
+
+    @Test
     void aStatusRecordSeedsPodsAndAWarningEvent() {
         JobStatusChanged c = new JobStatusChanged("j1", "c1", JobStatus.FAILED, "OOMKilled", "OOMKilled", 137,
                 Instant.parse("2026-07-13T10:00:00Z"), 4, List.of(new PodSummary("w-0", "ns", "n1", "Failed", null,

