@@ -91,6 +91,26 @@ class ConsumersTest {
     }
 
     @Test
+    void aFailedJobKeepsItsStatusButLaterReportsStillBringItsOtherPodsLastStates() {
+        String id = TestJobs.submit(Tokens.alice());
+        Instant t = Instant.now();
+        send(new JobStatusChanged(id, "ext-b", JobStatus.RUNNING, "Started", null, null, t, 1,
+                List.of(pod(id + "-0", "Running", "running", null), pod(id + "-1", "Running", "running", null))));
+        send(new JobStatusChanged(id, "ext-b", JobStatus.FAILED, "Error", "exit 1", 1, t.plusSeconds(60), 2,
+                List.of(pod(id + "-0", "Failed", "terminated", 1))));
+        awaitStatus(id, "FAILED", 3);
+        // the gang's other pod ends after the one that failed the job
+        send(new JobStatusChanged(id, "ext-b", JobStatus.RUNNING, "Started", null, null, t.plusSeconds(70), 3,
+                List.of(pod(id + "-1", "Failed", "terminated", 143))));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
+                .get("/api/v1/jobs/" + id).then().body("pods.byPhase.Failed", equalTo(2)));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then().body("status", equalTo("FAILED"))
+                .body("reason", equalTo("Error")).body("exitCode", equalTo(1));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/timeline").then()
+                .body("status", contains("PENDING", "RUNNING", "FAILED"));
+    }
+
+    @Test
     void podConditionsAreShownAsTheKubeletReportedThem() {
         String id = TestJobs.submit(Tokens.alice());
         Instant t = Instant.parse("2026-07-13T09:30:00Z");
