@@ -73,16 +73,16 @@ class SimStackIT {
 
     @Test
     void aJobThatDoesNotFitWaitsWithTheSchedulersReasonAndRunsOnceAStoppedJobsPodsAreGone() {
-        // Two 8-GPU pods take the whole H100 pool (2 nodes x 8); the job hangs until stopped.
-        String filler = submit("alice", "h100-filler", "hang", 2, 8, "H100");
-        JsonNode running = await("alice", filler, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
-        assertEquals(2, running.at("/pods/byPhase/Running").asInt(), running.toString());
-        JsonNode pods = client.get("alice", "/api/v1/jobs/" + filler + "/pods").require("pods").path("items");
-        for (JsonNode p : pods) {
-            assertTrue(p.path("node").asText().startsWith("gpu-h100-"), p.toString());
-        }
+        // Six 8-GPU pods take every GPU of the sim's six nodes (job-service places by GPU count, not by model); the
+        // job hangs until stopped.
+        String filler = submit("alice", "cluster-filler", "hang", 6, 8, "A800");
+        await("alice", filler, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
+        List<JsonNode> placed = simPods(filler);
+        assertEquals(6, placed.size());
+        assertEquals(6, placed.stream().map(p -> p.at("/spec/nodeName").asText()).filter(n -> n.startsWith("gpu-"))
+                .distinct().count(), placed.toString());
 
-        String waiting = submit("bob", "h100-waiter", null, 1, 8, "H100");
+        String waiting = submit("bob", "gpu-waiter", null, 1, 8, "H100");
         JsonNode queued = await("bob", waiting, j -> "FailedScheduling".equals(j.path("reason").asText()),
                 Duration.ofMinutes(2));
         assertTrue(List.of("QUEUED", "PENDING").contains(queued.path("status").asText()), queued.toString());

@@ -6,9 +6,9 @@ import java.util.Map;
 
 /**
  * What {@code ./jobmon demo} submits: three waves of jobs by alice, bob (project-nlp) and carol (project-cv) on the sim
- * cluster, so that the console shows every state — most run; some queue on GPUs ({@code mixtral-8x7b-sft} needs the
- * whole A800 pool, later waves find it full) or on quota; several fail in different ways; a hang is stopped; healthy
- * ones succeed; one is shared.
+ * cluster, so that the console shows every state — most run; some queue on GPUs ({@code mixtral-8x7b-sft} needs four
+ * whole 8-GPU nodes, later waves find the 48 GPUs taken) or on quota; several fail in different ways; a hang is
+ * stopped; healthy ones succeed; one is shared.
  */
 final class DemoPlan {
 
