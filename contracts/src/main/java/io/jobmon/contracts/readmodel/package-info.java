@@ -24,17 +24,17 @@
  * <pre>
  * // 1. beans: contracts' AccessWiring produces JobAccessStore and JobGuard on the service's reactive pool
  *
- * // 2. the consumer, with a consumer group of the service's own, under the suite's consumer rule
+ * // 2. the consumer, with a consumer group of the service's own: contracts' JobChanges checks the envelope and
+ * //    writes the access row and the service's own facts (JobChanges.Facts) in one transaction, under the
+ * //    suite's consumer rule (InvalidRecordException → DLQ; any other failure retried until it succeeds)
  * &#64;ApplicationScoped
  * class JobChangesConsumer {
- *     private final JobAccessStore store;
- *     private final ConsumerRule rule;
- *     JobChangesConsumer(JobAccessStore store, ConsumerRule rule) { this.store = store; this.rule = rule; }
+ *     private final JobChanges changes;
+ *     JobChangesConsumer(JobChanges changes) { this.changes = changes; }
  *
- *     &#64;Incoming("job-changes")
+ *     &#64;Incoming(JobChanges.CHANNEL)
  *     Uni&lt;Void&gt; consume(ConsumerRecord&lt;String, String&gt; record) {
- *         // InvalidRecordException → DLQ; any other failure retried until it succeeds
- *         return rule.handle("job-changes", Topics.JOB_CHANGES, () -&gt; store.applyRecord(record.key(), record.value()));
+ *         return changes.consume(record, JobChanges.ACCESS_ONLY);
  *     }
  * }
  * // application.properties

@@ -1,48 +1,43 @@
 package io.jobmon.diagnosis.messaging;
 
 import io.jobmon.contracts.events.JobSnapshot;
-import io.jobmon.contracts.events.Topics;
-import io.jobmon.contracts.messaging.ConsumerRule;
-import io.jobmon.contracts.messaging.Envelopes;
-import io.jobmon.contracts.readmodel.JobAccessStore;
+import io.jobmon.contracts.readmodel.JobChanges;
 import io.jobmon.diagnosis.repository.SnapshotRepository;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * {@code jobmon.job.changes} → the job-access read model and the job snapshots, in one transaction, under the
- * suite's consumer rule: an invalid snapshot to the DLQ with the reason, any other failure retried until it
- * succeeds. Idempotent: a snapshot no newer than the stored one changes nothing.
+ * {@code jobmon.job.changes} → the job-access read model and the job snapshots, in one transaction (contracts'
+ * {@link JobChanges}: an invalid snapshot to the DLQ with the reason, any other failure retried until it succeeds).
+ * Idempotent: a snapshot no newer than the stored one changes nothing.
  */
 @ApplicationScoped
-public class JobChangesConsumer {
+public class JobChangesConsumer implements JobChanges.Facts {
 
-    private final Pool pool;
+    private final JobChanges changes;
     private final SnapshotRepository snapshots;
-    private final ConsumerRule rule;
 
-    public JobChangesConsumer(Pool pool, SnapshotRepository snapshots, ConsumerRule rule) {
-        this.pool = pool;
+    public JobChangesConsumer(JobChanges changes, SnapshotRepository snapshots) {
+        this.changes = changes;
         this.snapshots = snapshots;
-        this.rule = rule;
     }
 
-    @Incoming("job-changes")
+    @Incoming(JobChanges.CHANNEL)
     public Uni<Void> consume(ConsumerRecord<String, String> record) {
-        return rule.handle("job-changes", Topics.JOB_CHANGES, () -> apply(record.key(), record.value()));
+        return changes.consume(record, this);
     }
 
-    private Uni<Void> apply(String key, String value) {
-        if (value == null) {
-            return key == null ? Uni.createFrom().voidItem()
-                    : pool.withTransaction(tx -> new JobAccessStore(tx).tombstone(key)
-                            .chain(() -> snapshots.tombstone(tx, key)));
-        }
-        JobSnapshot snapshot = Envelopes.JOB_SNAPSHOT.data(key, value);
-        return pool.withTransaction(tx -> new JobAccessStore(tx).apply(snapshot)
-                .chain(() -> snapshots.apply(tx, snapshot)));
+    @Override
+    public Uni<Void> apply(SqlConnection tx, JobSnapshot snapshot, Instant at) {
+        return snapshots.apply(tx, snapshot);
+    }
+
+    @Override
+    public Uni<Void> tombstone(SqlConnection tx, String jobId) {
+        return snapshots.tombstone(tx, jobId);
     }
 }

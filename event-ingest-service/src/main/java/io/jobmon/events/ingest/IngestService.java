@@ -1,5 +1,6 @@
 package io.jobmon.events.ingest;
 
+import io.jobmon.contracts.messaging.OffsetRepository;
 import io.jobmon.events.config.EventsConfig;
 import io.jobmon.events.status.JobModel;
 import io.smallrye.mutiny.Uni;

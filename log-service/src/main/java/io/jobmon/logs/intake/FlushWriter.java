@@ -1,5 +1,6 @@
 package io.jobmon.logs.intake;
 
+import io.jobmon.contracts.messaging.OffsetRepository;
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkIndex;
 import io.jobmon.logs.chunk.ChunkPartitions;

@@ -1,43 +1,41 @@
 package io.jobmon.logs.jobs;
 
 import io.jobmon.contracts.events.JobSnapshot;
-import io.jobmon.contracts.events.Topics;
-import io.jobmon.contracts.messaging.ConsumerRule;
-import io.jobmon.contracts.messaging.Envelopes;
-import io.jobmon.contracts.readmodel.JobAccessStore;
+import io.jobmon.contracts.readmodel.JobChanges;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * Keeps the job-access read model and the jobs' facts (name, run window, pods, nodes) from {@code jobmon.job.changes},
- * under the suite's consumer rule: an invalid snapshot to the DLQ with the reason, any other failure retried.
+ * Keeps the job-access read model and the jobs' facts (name, run window, pods, nodes) from {@code jobmon.job.changes}
+ * in one transaction (contracts' {@link JobChanges}: an invalid snapshot to the DLQ, any other failure retried).
  */
 @ApplicationScoped
-public class JobChangesConsumer {
+public class JobChangesConsumer implements JobChanges.Facts {
 
-    private final JobAccessStore access;
+    private final JobChanges changes;
     private final JobRepository jobs;
-    private final ConsumerRule rule;
 
-    public JobChangesConsumer(JobAccessStore access, JobRepository jobs, ConsumerRule rule) {
-        this.access = access;
+    public JobChangesConsumer(JobChanges changes, JobRepository jobs) {
+        this.changes = changes;
         this.jobs = jobs;
-        this.rule = rule;
     }
 
-    @Incoming("job-changes")
+    @Incoming(JobChanges.CHANNEL)
     public Uni<Void> consume(ConsumerRecord<String, String> record) {
-        return rule.handle("job-changes", Topics.JOB_CHANGES, () -> apply(record));
+        return changes.consume(record, this);
     }
 
-    private Uni<Void> apply(ConsumerRecord<String, String> record) {
-        if (record.value() == null) {
-            return record.key() == null ? Uni.createFrom().voidItem()
-                    : access.tombstone(record.key()).chain(() -> jobs.tombstone(record.key()));
-        }
-        JobSnapshot s = Envelopes.JOB_SNAPSHOT.data(record.key(), record.value());
-        return access.apply(s).chain(() -> jobs.apply(s));
+    @Override
+    public Uni<Void> apply(SqlConnection tx, JobSnapshot snapshot, Instant at) {
+        return jobs.apply(tx, snapshot);
+    }
+
+    @Override
+    public Uni<Void> tombstone(SqlConnection tx, String jobId) {
+        return jobs.tombstone(tx, jobId);
     }
 }

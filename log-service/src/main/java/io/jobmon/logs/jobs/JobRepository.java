@@ -7,6 +7,7 @@ import io.jobmon.contracts.events.JobSnapshot;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.HashMap;
@@ -44,7 +45,7 @@ public class JobRepository {
     }
 
     /** Stores the snapshot unless an as new one is stored; a newer one attributes the held lines of its pods. */
-    public Uni<Void> apply(JobSnapshot s) {
+    public Uni<Void> apply(SqlConnection conn, JobSnapshot s) {
         String ns = s.namespace() == null ? "" : s.namespace();
         String[] pods = s.pods() == null ? new String[0] : s.pods().toArray(String[]::new);
         String[] nodes = s.nodes() == null ? new String[0] : s.nodes().toArray(String[]::new);
@@ -52,7 +53,7 @@ public class JobRepository {
                 .addValue(s.status() == null ? null : s.status().name()).addValue(ts(s.submittedAt()))
                 .addValue(ts(s.startedAt())).addValue(ts(s.finishedAt())).addValue(nodes).addValue(s.deleted())
                 .addValue(s.version());
-        return pool.withTransaction(conn -> conn.preparedQuery(UPSERT).execute(args).chain(rows -> {
+        return conn.preparedQuery(UPSERT).execute(args).chain(rows -> {
             if (rows.size() == 0) {
                 return Uni.createFrom().voidItem();
             }
@@ -60,12 +61,12 @@ public class JobRepository {
                     .chain(() -> conn.preparedQuery(ADD_PODS).execute(Tuple.of(s.jobId(), ns, pods)))
                     .chain(() -> conn.preparedQuery(ATTRIBUTE).execute(Tuple.of(s.jobId(), pods, ns)))
                     .replaceWithVoid();
-        }));
+        });
     }
 
     /** A tombstone on the compacted topic: the job is gone, its logs go with the next expiry run. */
-    public Uni<Void> tombstone(String jobId) {
-        return pool.preparedQuery(TOMBSTONE).execute(Tuple.of(jobId)).replaceWithVoid();
+    public Uni<Void> tombstone(SqlConnection conn, String jobId) {
+        return conn.preparedQuery(TOMBSTONE).execute(Tuple.of(jobId)).replaceWithVoid();
     }
 
     public Uni<Optional<JobInfo>> find(String jobId) {

@@ -1,6 +1,7 @@
 package io.jobmon.metrics.ingest;
 
 import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.contracts.messaging.OffsetRepository;
 import io.jobmon.metrics.store.HeadRepository;
 import io.jobmon.metrics.store.Resolution;
 import io.jobmon.metrics.store.SeriesLabels;

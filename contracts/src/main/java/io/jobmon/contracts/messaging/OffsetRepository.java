@@ -1,4 +1,4 @@
-package io.jobmon.logs.intake;
+package io.jobmon.contracts.messaging;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -10,8 +10,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The Kafka offsets whose lines are stored, per topic partition, locked for the flush's transaction: two replicas (a
- * zombie and its successor after a rebalance) never store the same lines.
+ * The Kafka offsets whose effects are in the store, per topic partition (the service's {@code consumer_offset}
+ * table). Locked for the batch's transaction, so that two consumers (a zombie and its successor after a rebalance)
+ * never apply the same records: a batch consumer stores its effects and its next offsets in one transaction and
+ * skips what is below them when it reads records again.
  */
 @ApplicationScoped
 public class OffsetRepository {
@@ -24,6 +26,7 @@ public class OffsetRepository {
             + " FROM unnest($2::int[], $3::bigint[]) AS u(p, n)"
             + " WHERE o.topic = $1 AND o.kafka_partition = u.p AND o.next_offset < u.n";
 
+    /** The next offset to apply of each partition, locked until the transaction ends. */
     public Uni<Map<Integer, Long>> lock(SqlConnection conn, String topic, Set<Integer> partitions) {
         Integer[] parts = partitions.stream().sorted().toArray(Integer[]::new);
         return conn.preparedQuery(ENSURE).execute(Tuple.of(topic, parts))
