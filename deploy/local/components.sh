@@ -324,12 +324,17 @@ start_service() {
       JOBMON_DIAGNOSIS_MANAGEMENT_URL="$(management_url diagnosis-service)"
     )
   elif [[ "$m" == diagnosis-service ]]; then
-    # Its evidence sources (defaults are the standard ports, wrong for a moved stack).
+    # Its evidence sources (defaults are the standard ports, wrong for a moved stack), and its own identity for
+    # automatic diagnoses: the realm's confidential client jobmon-diagnosis (client credentials, role 'service'),
+    # on unless JOBMON_DIAGNOSIS_SERVICE_ACCOUNT=false.
     extra=(
       JOBMON_JOB_SERVICE_URL="$(service_url job-service)"
       JOBMON_EVENT_INGEST_URL="$(service_url event-ingest-service)"
       JOBMON_METRICS_SERVICE_URL="$(service_url metrics-service)"
       JOBMON_LOG_SERVICE_URL="$(service_url log-service)"
+      JOBMON_DIAGNOSIS_SERVICE_ACCOUNT="$DIAGNOSIS_SERVICE_ACCOUNT"
+      JOBMON_DIAGNOSIS_CLIENT_ID="$DIAGNOSIS_CLIENT_ID"
+      JOBMON_DIAGNOSIS_CLIENT_SECRET="$DIAGNOSIS_CLIENT_SECRET"
     )
   fi
   start_bg "$m" "$ROOT/$m" env \

@@ -41,6 +41,11 @@ OIDC_URL="${JOBMON_OIDC_URL:-http://localhost:$KEYCLOAK_PORT/realms/jobmon}"
 OIDC_CLIENT="${JOBMON_OIDC_CLIENT:-jobmon-ui}"
 CORS_ORIGINS="${JOBMON_CORS_ORIGINS:-http://localhost:3000}"
 KC_ADMIN="${JOBMON_KEYCLOAK_ADMIN:-admin}"
+# diagnosis-service's own client (deploy/keycloak/jobmon-realm.json); the secret is the local realm's, for your own
+# Keycloak set JOBMON_DIAGNOSIS_CLIENT_SECRET (or JOBMON_DIAGNOSIS_SERVICE_ACCOUNT=false to run without it).
+DIAGNOSIS_SERVICE_ACCOUNT="${JOBMON_DIAGNOSIS_SERVICE_ACCOUNT:-true}"
+DIAGNOSIS_CLIENT_ID="${JOBMON_DIAGNOSIS_CLIENT_ID:-jobmon-diagnosis}"
+DIAGNOSIS_CLIENT_SECRET="${JOBMON_DIAGNOSIS_CLIENT_SECRET:-jobmon-diagnosis-local-secret}"
 KC_ADMIN_PASSWORD="${JOBMON_KEYCLOAK_ADMIN_PASSWORD:-admin}"
 
 # The simulated GPU cluster 'sim' (deploy/simcluster): a Kubernetes API, GPU nodes, exporters and a log feed.

@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Mints access tokens that the OIDC WireMock server ({@code OidcWiremockTestResource}) vouches for, with the
  * claims a Keycloak token of the {@code jobmon} realm carries: {@code preferred_username}, {@code tenant},
- * {@code groups} and {@code realm_access.roles}.
+ * {@code groups}, {@code realm_access.roles} and {@code azp} (the client).
  *
  * <pre>String token = Tokens.user("alice").tenant("t1").groups("project-nlp").get();</pre>
  */
@@ -26,6 +26,7 @@ public final class Tokens {
     private Set<String> roles = Set.of("user");
     private Duration expiresIn = Duration.ofHours(1);
     private String audience = AUDIENCE;
+    private String client = "jobmon-ui";
 
     private Tokens(String user) {
         this.user = user;
@@ -56,6 +57,14 @@ public final class Tokens {
         return user("admin").roles("admin", "user").get();
     }
 
+    /**
+     * diagnosis-service's own token, as Keycloak issues it for the client-credentials grant of the confidential
+     * client {@code jobmon-diagnosis}: its service account, realm role {@code service}, no tenant, no groups.
+     */
+    public static String service() {
+        return user("service-account-jobmon-diagnosis").client("jobmon-diagnosis").tenant(null).roles("service").get();
+    }
+
     public Tokens tenant(String tenant) {
         this.tenant = tenant;
         return this;
@@ -77,18 +86,27 @@ public final class Tokens {
         return this;
     }
 
+    /** The client the token was issued to ({@code azp}); {@code jobmon-ui} unless set. */
+    public Tokens client(String clientId) {
+        this.client = clientId;
+        return this;
+    }
+
     public Tokens expiresIn(Duration expiresIn) {
         this.expiresIn = expiresIn;
         return this;
     }
 
     public String get() {
-        return Jwt.preferredUserName(user)
+        var jwt = Jwt.preferredUserName(user)
                 .subject(user)
                 .issuer(ISSUER)
                 .audience(audience)
-                .claim("tenant", tenant)
-                .groups(groups)
+                .claim("azp", client);
+        if (tenant != null) {
+            jwt.claim("tenant", tenant);
+        }
+        return jwt.groups(groups)
                 .claim("realm_access", Map.of("roles", List.copyOf(roles)))
                 .expiresIn(expiresIn)
                 .jws().keyId("1")

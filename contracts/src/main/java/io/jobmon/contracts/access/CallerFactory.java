@@ -6,22 +6,37 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * Reads a {@link Caller} from a validated access token: {@code preferred_username}, the {@code tenant} claim,
  * {@code groups} (Keycloak's group-membership mapper, leading {@code /} dropped) and roles from
  * {@code realm_access.roles} (Keycloak) or a top-level {@code roles} claim.
+ *
+ * <p>The role {@code service} (read any job) counts only on a token a service client obtained for itself: its
+ * authorized party ({@code azp}, or {@code client_id}) must be one of {@code jobmon.auth.service-clients} (default
+ * {@code jobmon-diagnosis}). A person's token never carries it in the realm as configured (the console's client maps
+ * only {@code user} and {@code admin}); should one carry it anyway, it is dropped here.
  */
 public final class CallerFactory {
 
     public static final String TENANT_CLAIM = "tenant";
+    /** Config key: the client ids whose own tokens may carry the role {@code service}. */
+    public static final String SERVICE_CLIENTS = "jobmon.auth.service-clients";
+    static final List<String> DEFAULT_SERVICE_CLIENTS = List.of("jobmon-diagnosis");
 
     private CallerFactory() {
     }
 
     public static Caller fromToken(JsonWebToken token) {
+        return fromToken(token, serviceClients());
+    }
+
+    /** @param serviceClients client ids whose tokens may carry the role {@code service} */
+    public static Caller fromToken(JsonWebToken token, Collection<String> serviceClients) {
         String user = token.getClaim("preferred_username");
         if (user == null) {
             user = token.getSubject();
@@ -35,7 +50,25 @@ public final class CallerFactory {
         if (realmAccess instanceof JsonObject ra) {
             roles.addAll(strings(ra.get("roles")));
         }
+        if (roles.contains(Caller.SERVICE) && !serviceClients.contains(clientOf(token))) {
+            roles.remove(Caller.SERVICE);
+        }
         return new Caller(user, stringOf(token.getClaim(TENANT_CLAIM)), groups, roles);
+    }
+
+    /** The client the token was issued to: {@code azp} (Keycloak, OIDC), else {@code client_id} (RFC 9068). */
+    static String clientOf(JsonWebToken token) {
+        String azp = stringOf(token.getClaim("azp"));
+        return azp != null ? azp : stringOf(token.getClaim("client_id"));
+    }
+
+    private static Collection<String> serviceClients() {
+        try {
+            return ConfigProvider.getConfig().getOptionalValues(SERVICE_CLIENTS, String.class)
+                    .orElse(DEFAULT_SERVICE_CLIENTS);
+        } catch (IllegalStateException e) {
+            return DEFAULT_SERVICE_CLIENTS; // no configuration (plain unit tests)
+        }
     }
 
     private static String stringOf(Object claim) {

@@ -27,10 +27,14 @@ class AccessRuleTest {
     static final Caller OTHER_TENANT_ADMIN = new Caller("root", "t2", Set.of("project-nlp"), Set.of("admin"));
     static final Caller OTHER_TENANT_NAMESAKE = new Caller("alice", "t2", Set.of("project-nlp"), Set.of("user"));
     static final Caller NO_TENANT = new Caller("alice", null, Set.of("project-nlp"), Set.of("admin"));
+    static final Caller SERVICE = new Caller("service-account-jobmon-diagnosis", null, Set.of(), Set.of("service"));
+    static final Caller SERVICE_WITH_MORE_ROLES = new Caller("service-account-jobmon-diagnosis", "t2",
+            Set.of("project-nlp"), Set.of("service", "admin", "user"));
 
     static final Set<Permission> ALL = EnumSet.allOf(Permission.class);
     static final Set<Permission> READ = EnumSet.of(VIEW, READ_LOGS, CLONE);
     static final Set<Permission> NONE = EnumSet.noneOf(Permission.class);
+    static final Set<Permission> SERVICE_READ = EnumSet.of(VIEW, READ_LOGS);
 
     static JobAccess job(Visibility visibility) {
         return new JobAccess("alice", "t1", "project-nlp", visibility, Set.of("carol"));
@@ -51,7 +55,11 @@ class AccessRuleTest {
                 Arguments.of("other tenant's admin, private", OTHER_TENANT_ADMIN, Visibility.PRIVATE, NONE),
                 Arguments.of("other tenant's admin, project", OTHER_TENANT_ADMIN, Visibility.PROJECT, NONE),
                 Arguments.of("same name in another tenant", OTHER_TENANT_NAMESAKE, Visibility.PROJECT, NONE),
-                Arguments.of("token without tenant", NO_TENANT, Visibility.PROJECT, NONE));
+                Arguments.of("token without tenant", NO_TENANT, Visibility.PROJECT, NONE),
+                Arguments.of("platform service, private job of another tenant", SERVICE, Visibility.PRIVATE, SERVICE_READ),
+                Arguments.of("platform service, project job", SERVICE, Visibility.PROJECT, SERVICE_READ),
+                Arguments.of("platform service whose token also names admin", SERVICE_WITH_MORE_ROLES,
+                        Visibility.PRIVATE, SERVICE_READ));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -20,7 +20,9 @@ import org.jboss.logging.Logger;
 
 /**
  * After each periodic diagnosis: if it and the one before agree on RESTART or TERMINATE, decide (see
- * {@link AutoFaultPolicy}), record the decision with both diagnosis ids, and put the command in the outbox in the same transaction.
+ * {@link AutoFaultPolicy}), record the decision with both diagnosis ids, and put the command in the outbox in the same
+ * transaction. After the JOB_FAILED diagnosis of a job that ended for a platform-side cause: the same with that one
+ * diagnosis (a RESTART: job-service makes the next attempt of the chain, the diagnosis recorded as its cause).
  *
  * <p>Decisions about one job are serialised across instances by a transaction-scoped advisory lock, so two
  * instances finishing consecutive diagnoses at the same moment cannot both decide. A diagnosis takes part in at most
@@ -64,6 +66,29 @@ public class AutoFaultHandler {
                 .await().atMost(DB);
     }
 
+    public void afterFailure(DiagnosisTask current) {
+        if (!config.autoFault().enabled() || current.category() == null || current.confidence() == null
+                || !config.autoFault().restartOnFailure().contains(current.category())) {
+            return;
+        }
+        pool.withTransaction(tx -> tx
+                .preparedQuery("SELECT pg_advisory_xact_lock(hashtext($1))").execute(Tuple.of("auto-fault:" + current.jobId()))
+                .chain(() -> actions.lastDecision(tx, current.jobId()))
+                .chain(last -> {
+                    if (last != null && last.plus(config.autoFault().cooldown()).isAfter(Instant.now())) {
+                        LOG.infof("job %s: failed for %s, but an automatic action was taken at %s (cool-down)",
+                                current.jobId(), current.category(), last);
+                        return Uni.createFrom().item(Optional.<FaultAction>empty());
+                    }
+                    return snapshots.find(tx, current.jobId()).chain(snapshot -> AutoFaultPolicy.afterFailure(
+                            current.category(), current.confidence(), config.autoFault().restartOnFailure(),
+                            config.autoFault().minConfidence(), snapshot)
+                            .map(decision -> record(tx, null, current, "RESTART", decision))
+                            .orElseGet(() -> Uni.createFrom().item(Optional.<FaultAction>empty())));
+                }))
+                .await().atMost(DB);
+    }
+
     /** Inside the job's lock: cool-down, policy, record. Empty when nothing was recorded. */
     private Uni<Optional<FaultAction>> decide(SqlClient tx, DiagnosisTask previous, DiagnosisTask current) {
         return actions.lastDecision(tx, current.jobId()).chain(last -> {
@@ -75,18 +100,24 @@ public class AutoFaultHandler {
             return snapshots.find(tx, current.jobId()).chain(snapshot -> {
                 AutoFaultPolicy.Decision decision = AutoFaultPolicy.decide(current.action(), previous.category(),
                         current.category(), snapshot);
-                FaultAction action = new FaultAction("cmd-" + UUID.randomUUID(), current.jobId(), previous.id(),
-                        current.id(), current.action(), decision.outcome().name(), decision.reason(), Instant.now());
-                boolean commanded = decision.outcome() == AutoFaultPolicy.Outcome.COMMANDED;
-                return actions.insert(tx, action).call(inserted -> inserted && commanded
-                        ? events.command(tx, action) : Uni.createFrom().voidItem()).map(inserted -> {
+                return record(tx, previous.id(), current, current.action(), decision);
+            });
+        });
+    }
+
+    /** Records a decision (and, when commanded, its command in the outbox); empty when one was recorded already. */
+    private Uni<Optional<FaultAction>> record(SqlClient tx, String previousId, DiagnosisTask current, String command,
+            AutoFaultPolicy.Decision decision) {
+        FaultAction action = new FaultAction("cmd-" + UUID.randomUUID(), current.jobId(), previousId, current.id(),
+                command, decision.outcome().name(), decision.reason(), Instant.now());
+        boolean commanded = decision.outcome() == AutoFaultPolicy.Outcome.COMMANDED;
+        return actions.insert(tx, action).call(inserted -> inserted && commanded
+                ? events.command(tx, action) : Uni.createFrom().voidItem()).map(inserted -> {
                     if (inserted) {
-                        LOG.infof("job %s: automatic %s %s (%s, %s): %s", current.jobId(), current.action(),
-                                decision.outcome(), previous.id(), current.id(), decision.reason());
+                        LOG.infof("job %s: automatic %s %s (%s): %s", current.jobId(), command, decision.outcome(),
+                                previousId == null ? current.id() : previousId + ", " + current.id(), decision.reason());
                     }
                     return inserted ? Optional.of(action) : Optional.<FaultAction>empty();
                 });
-            });
-        });
     }
 }

@@ -5,6 +5,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** Settings of diagnosis-service ({@code jobmon.diagnosis.*}); each can be set by environment variable. */
 @ConfigMapping(prefix = "jobmon.diagnosis")
@@ -37,6 +38,19 @@ public interface DiagnosisConfig {
         /** Analyses that may wait for a thread; beyond that the request answers 503 at once. */
         @WithDefault("16")
         int queue();
+
+        /** Heap that admitted analyses may need together; unset: 60 % of the maximum heap. A request that does not
+         * fit answers 503 with Retry-After before its body is read. */
+        Optional<MemorySize> memoryBudget();
+
+        /** Heap an analysis needs per byte of bundle (body, its copy, the JSON tree and the bundle; measured by
+         * bench/AnalyzeMemoryProbe at 6.3 live, 7.8 with garbage). */
+        @WithDefault("7")
+        double memoryFactor();
+
+        /** What a refused request is told to wait ({@code Retry-After}). */
+        @WithDefault("2s")
+        Duration retryAfter();
     }
 
     /** Diagnosis tasks ({@code POST /api/v1/jobs/{id}/diagnoses} and the automatic ones). */
@@ -68,15 +82,58 @@ public interface DiagnosisConfig {
 
     }
 
-    /** Gathering evidence from the other services. */
+    /** Gathering evidence from the other services; every read is bounded. */
     interface Evidence {
-        /** Most recent log lines asked from log-service per diagnosis. */
+        /** The job's last user lines (its containers' output) read from the window. */
         @WithDefault("5000")
         int maxLogLines();
 
-        /** metrics-service names (its {@code /api/v1/metrics/catalogue}) analysed when a task names none. */
-        @WithDefault("gpu_util,gpu_mem_used,gpu_temp,gpu_power,sm_active,tensor_active,xid,ecc_dbe,throttle_reasons,sm_clock")
+        /** The last system lines (kubelet, containerd, kernel of its nodes) read from the window. */
+        @WithDefault("1000")
+        int maxSystemLines();
+
+        /** The job's last lines before it ended, read when its end lies outside the window. */
+        @WithDefault("200")
+        int endLines();
+
+        /** Keywords searched over the whole run (case-insensitive, one log-service search each, answered from its
+         * keyword filters): the catalogue's forms of causes that come long before the failure. */
+        @WithDefault("xid,fallen off the bus,double bit,ecc error,nccl warn,nccl error,watchdog caught collective "
+                + "operation timeout,timeout at nccl work,collective operation timeout,out of memory,outofmemoryerror,"
+                + "device-side assert,illegal memory access,segmentation fault,no space left on device,kernel panic,"
+                + "soft lockup,dataloader timed out after,preempt,evicted")
+        List<String> runKeywords();
+
+        /** First lines kept per keyword. */
+        @WithDefault("20")
+        int runKeywordLines();
+
+        /** How long the keyword searches may take together; those not answered by then are left out (named in
+         * {@code sourceErrors}). */
+        @WithDefault("4s")
+        Duration runKeywordBudget();
+
+        /** Most events read for the window (event-ingest pages of 500). */
+        @WithDefault("2000")
+        int maxEvents();
+
+        /** Most pods read (job-service pages of 500). */
+        @WithDefault("2000")
+        int maxPods();
+
+        /** metrics-service names read when a task names none. */
+        @WithDefault("gpu_util,gpu_mem_used,gpu_temp,gpu_power,sm_active,tensor_active,sm_clock,xid,ecc_dbe,"
+                + "throttle_reasons")
         List<String> defaultMetrics();
+
+        /** Most points per series of the run-long read: 1-minute steps for the first 3 days of a run, whole minutes
+         * keeping a longer run within this many points. */
+        @WithDefault("4320")
+        int maxRunPoints();
+
+        /** Calls to the sources in flight at once, over all tasks of this instance. */
+        @WithDefault("8")
+        int parallelCalls();
     }
 
     /** Diagnoses nobody asked for: when a job becomes FAILED or ABNORMAL, and periodic ones. */
@@ -112,5 +169,14 @@ public interface DiagnosisConfig {
         /** After an automatic action on a job, no new one for this long. */
         @WithDefault("30m")
         Duration cooldown();
+
+        /** Root causes on the platform's side: a job that opted in and ended for one of them is restarted as the
+         * next attempt of its chain on its one JOB_FAILED diagnosis (retries and restart support permitting). */
+        @WithDefault("NODE_FAILURE,PREEMPTED,EVICTED,NCCL_COMMUNICATION_ERROR,GPU_HARDWARE_FAULT")
+        java.util.Set<String> restartOnFailure();
+
+        /** The least confidence of such a diagnosis to restart on (below it, the evidence decides too little). */
+        @WithDefault("0.5")
+        double minConfidence();
     }
 }

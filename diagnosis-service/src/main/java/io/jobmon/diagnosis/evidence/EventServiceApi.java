@@ -10,7 +10,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
-/** event-ingest-service: the job's Kubernetes events in time order (api.md, Events). */
+/**
+ * event-ingest-service: the job's Kubernetes events in time order, with those of the nodes its pods ran on, a page
+ * ({@code limit} 1..500) at a time (event-ingest-service README).
+ */
 @RegisterRestClient(configKey = "event-ingest-service")
 @Path("/api/v1/jobs/{id}/events")
 @Produces(MediaType.APPLICATION_JSON)
@@ -18,5 +21,6 @@ public interface EventServiceApi {
 
     @GET
     JsonNode events(@PathParam("id") String id, @QueryParam("from") String from, @QueryParam("to") String to,
-            @QueryParam("limit") int limit, @HeaderParam("Authorization") String authorization);
+            @QueryParam("limit") int limit, @QueryParam("cursor") String cursor,
+            @HeaderParam("Authorization") String authorization);
 }

@@ -1,7 +1,6 @@
 package io.jobmon.diagnosis.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.jobmon.contracts.api.Limits;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
@@ -13,11 +12,8 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class EventServiceClient {
 
-    /**
-     * Events of one job in half an hour: a few hundred at most, even for a crash-looping job (repeats are counted, not
-     * listed). event-ingest's largest page ({@link Limits#MAX}); a larger limit is a 400 there.
-     */
-    private static final int MAX_EVENTS = Limits.MAX;
+    /** The largest page event-ingest serves (contracts' Limits). */
+    public static final int PAGE = 500;
 
     private final EventServiceApi api;
 
@@ -25,11 +21,12 @@ public class EventServiceClient {
         this.api = api;
     }
 
+    /** One page of the window's events; {@code cursor} null for the first. */
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 300, jitter = 100, abortOn = SourceRefused.class)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.75, delay = 15, delayUnit = ChronoUnit.SECONDS,
             skipOn = SourceRefused.class)
-    public JsonNode events(String jobId, String from, String to, String authorization) {
-        return SourceCalls.call("event-ingest-service", () -> api.events(jobId, from, to, MAX_EVENTS, authorization));
+    public JsonNode events(String jobId, String from, String to, String cursor, String authorization) {
+        return SourceCalls.call("event-ingest-service", () -> api.events(jobId, from, to, PAGE, cursor, authorization));
     }
 }

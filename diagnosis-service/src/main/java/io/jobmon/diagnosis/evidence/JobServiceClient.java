@@ -26,11 +26,20 @@ public class JobServiceClient {
         return SourceCalls.call("job-service", () -> api.job(jobId, authorization));
     }
 
+    /** One page of the job's pods (by name); {@code cursor} null for the first. */
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 300, jitter = 100, abortOn = SourceRefused.class)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.75, delay = 15, delayUnit = ChronoUnit.SECONDS,
             skipOn = SourceRefused.class)
-    public JsonNode pods(String jobId, String authorization) {
-        return SourceCalls.call("job-service", () -> api.pods(jobId, authorization));
+    public JsonNode pods(String jobId, int limit, String cursor, String authorization) {
+        return SourceCalls.call("job-service", () -> api.pods(jobId, limit, cursor, authorization));
+    }
+
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 300, jitter = 100, abortOn = SourceRefused.class)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.75, delay = 15, delayUnit = ChronoUnit.SECONDS,
+            skipOn = SourceRefused.class)
+    public JsonNode attempts(String jobId, String authorization) {
+        return SourceCalls.call("job-service", () -> api.attempts(jobId, authorization));
     }
 }

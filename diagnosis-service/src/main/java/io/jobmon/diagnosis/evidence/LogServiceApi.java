@@ -10,13 +10,18 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
-/** log-service: the job's log lines, user and system, the last {@code tail} of the window (api.md, Logs). */
+/**
+ * log-service: a job's lines, user or system ({@code type}; null: both), in a time range, the last {@code tail} of them
+ * or the first {@code limit} lines holding the keyword {@code q} (log-service README). A null parameter is not sent.
+ */
 @RegisterRestClient(configKey = "log-service")
 @Path("/api/v1/jobs/{id}/logs")
 @Produces(MediaType.APPLICATION_JSON)
 public interface LogServiceApi {
 
     @GET
-    JsonNode logs(@PathParam("id") String id, @QueryParam("from") String from, @QueryParam("to") String to,
-            @QueryParam("tail") int tail, @HeaderParam("Authorization") String authorization);
+    JsonNode logs(@PathParam("id") String id, @QueryParam("type") String type, @QueryParam("from") String from,
+            @QueryParam("to") String to, @QueryParam("q") String keyword, @QueryParam("ignoreCase") String ignoreCase,
+            @QueryParam("tail") Integer tail, @QueryParam("limit") Integer limit,
+            @HeaderParam("Authorization") String authorization);
 }

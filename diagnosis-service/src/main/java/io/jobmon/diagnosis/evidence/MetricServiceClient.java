@@ -19,13 +19,14 @@ public class MetricServiceClient {
         this.api = api;
     }
 
-    /** Per-GPU series at full resolution: what the engine's hang, throttling and saw-tooth tests need. */
+    /** The series per GPU (and node) over the range, at {@code step} (null: the finest the service keeps). */
     @Timeout(value = 10, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 300, jitter = 100, abortOn = SourceRefused.class)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.75, delay = 15, delayUnit = ChronoUnit.SECONDS,
             skipOn = SourceRefused.class)
-    public JsonNode metrics(String jobId, List<String> metrics, String from, String to, String authorization) {
-        return SourceCalls.call("metrics-service", () -> api.metrics(jobId, metrics, from, to, "high", "gpu",
+    public JsonNode metrics(String jobId, List<String> metrics, String from, String to, String step,
+            String authorization) {
+        return SourceCalls.call("metrics-service", () -> api.metrics(jobId, metrics, from, to, step, "gpu",
                 authorization));
     }
 }

@@ -3,17 +3,21 @@ package io.jobmon.diagnosis.evidence;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Turns metrics-service series ({@code GET /api/v1/jobs/{id}/metrics}) into the bundle's {@code metrics}: names as
- * dcgm-exporter publishes them (the engine reads {@code DCGM_FI_*}), labels {@code pod}, {@code Hostname},
- * {@code gpu}, samples {@code [RFC 3339 time, number]}.
+ * Turns metrics-service series ({@code GET /api/v1/jobs/{id}/metrics}: {@code series: [{metric, group, points}]})
+ * into the bundle's {@code metrics}: names as dcgm-exporter publishes them (the engine reads {@code DCGM_FI_*}), labels
+ * {@code pod}, {@code Hostname}, {@code gpu}, samples {@code [RFC 3339 time, number]}. Two of metrics-service's
+ * forms are turned back into dcgm-exporter's: {@code xid} (events per code and step) into
+ * {@code DCGM_FI_DEV_XID_ERRORS} (the last Xid code), and {@code ecc_dbe} (errors per step) into the running total.
  */
 public final class MetricShapes {
 
-    /** metrics-service catalogue names ({@code GET /api/v1/metrics/catalogue}) → dcgm-exporter names. */
+    /** metrics-service catalogue names → dcgm-exporter names. */
     static final Map<String, String> DCGM = Map.ofEntries(
             Map.entry("gpu_util", "DCGM_FI_DEV_GPU_UTIL"),
             Map.entry("gpu_mem_used", "DCGM_FI_DEV_FB_USED"),
@@ -21,10 +25,14 @@ public final class MetricShapes {
             Map.entry("gpu_power", "DCGM_FI_DEV_POWER_USAGE"),
             Map.entry("sm_active", "DCGM_FI_PROF_SM_ACTIVE"),
             Map.entry("tensor_active", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"),
+            Map.entry("sm_clock", "DCGM_FI_DEV_SM_CLOCK"),
             Map.entry("xid", "DCGM_FI_DEV_XID_ERRORS"),
             Map.entry("ecc_dbe", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"),
-            Map.entry("throttle_reasons", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"),
-            Map.entry("sm_clock", "DCGM_FI_DEV_SM_CLOCK"));
+            Map.entry("throttle_reasons", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"));
+
+    /** Names older callers use for catalogue names. */
+    static final Map<String, String> ALIASES = Map.of("xid_errors", "xid", "clock_throttle_reasons",
+            "throttle_reasons");
 
     private MetricShapes() {
     }
@@ -33,8 +41,11 @@ public final class MetricShapes {
         return name == null ? null : DCGM.getOrDefault(name, name);
     }
 
-    /** The metrics-service name of a dcgm-exporter name (the name itself when it is already a short one). */
+    /** The metrics-service name of a dcgm-exporter name or an alias (the name itself otherwise). */
     public static String shortName(String name) {
+        if (ALIASES.containsKey(name)) {
+            return ALIASES.get(name);
+        }
         return DCGM.entrySet().stream().filter(e -> e.getValue().equals(name)).map(Map.Entry::getKey).findFirst()
                 .orElse(name);
     }
@@ -42,19 +53,86 @@ public final class MetricShapes {
     public static ArrayNode metrics(JsonNode answer) {
         ArrayNode out = Json.array();
         for (JsonNode s : Json.items(answer, "series", "items", "metrics")) {
-            String name = dcgmName(Json.text(s, "name", "metric", "__name__"));
+            String source = Json.text(s, "metric", "name", "__name__");
+            String name = dcgmName(source);
             if (name == null) {
                 continue;
             }
             ObjectNode metric = out.addObject();
             metric.put("name", name);
-            metric.set("labels", labels(s));
+            ObjectNode labels = labels(s);
+            metric.set("labels", labels);
             ArrayNode samples = metric.putArray("samples");
-            for (JsonNode p : Json.items(firstArray(s, "samples", "values", "points", "data"))) {
-                addSample(samples, p);
+            boolean xid = "xid".equals(source);
+            Double code = xid ? number(labels.path("code").asText(null)) : null;
+            double total = 0;
+            for (JsonNode p : Json.items(firstArray(s, "points", "samples", "values", "data"))) {
+                String[] time = new String[1];
+                Double value = sample(p, time);
+                if (value == null) {
+                    continue;
+                }
+                if (xid) {
+                    // one sample per step with events, valued with the code (dcgm-exporter's "last Xid")
+                    if (value > 0 && code != null) {
+                        samples.addArray().add(time[0]).add(code);
+                    }
+                } else if ("ecc_dbe".equals(source)) {
+                    if (samples.isEmpty() && value > 0) {
+                        samples.addArray().add(Instant.parse(time[0]).minusSeconds(1).toString()).add(0.0);
+                    }
+                    total += value;
+                    samples.addArray().add(time[0]).add(total);
+                } else {
+                    samples.addArray().add(time[0]).add(value);
+                }
             }
         }
         return out;
+    }
+
+    /**
+     * The series of a run-long read at a coarse step ({@code run}, samples before {@code windowFrom} kept) joined with
+     * the window's at full resolution, one series per name and labels.
+     */
+    public static ArrayNode join(ArrayNode run, ArrayNode window, String windowFrom) {
+        Map<String, ObjectNode> byKey = new LinkedHashMap<>();
+        Instant from = Instant.parse(windowFrom);
+        for (JsonNode m : run) {
+            ObjectNode copy = ((ObjectNode) m).deepCopy();
+            ArrayNode kept = Json.array();
+            for (JsonNode p : m.path("samples")) {
+                if (Instant.parse(p.get(0).asText()).isBefore(from)) {
+                    kept.add(p);
+                }
+            }
+            copy.set("samples", kept);
+            byKey.put(key(m), copy);
+        }
+        for (JsonNode m : window) {
+            ObjectNode target = byKey.get(key(m));
+            if (target == null) {
+                byKey.put(key(m), (ObjectNode) m);
+            } else {
+                ((ArrayNode) target.get("samples")).addAll((ArrayNode) m.get("samples"));
+            }
+        }
+        ArrayNode out = Json.array();
+        byKey.values().forEach(out::add);
+        return out;
+    }
+
+    /** How many samples the series hold. */
+    public static int points(ArrayNode metrics) {
+        int n = 0;
+        for (JsonNode m : metrics) {
+            n += m.path("samples").size();
+        }
+        return n;
+    }
+
+    private static String key(JsonNode m) {
+        return m.path("name").asText() + m.path("labels").toString();
     }
 
     private static JsonNode firstArray(JsonNode s, String... names) {
@@ -66,22 +144,20 @@ public final class MetricShapes {
         return null;
     }
 
+    /** {@code labels} or metrics-service's {@code group} ({@code node}, {@code gpu}, {@code pod}, {@code code}). */
     private static ObjectNode labels(JsonNode s) {
         ObjectNode labels = Json.object();
-        if (s.path("labels").isObject()) {
-            Iterator<Map.Entry<String, JsonNode>> it = s.get("labels").fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
-                if (e.getValue().isValueNode() && !e.getValue().isNull()) {
-                    labels.put(e.getKey(), e.getValue().asText());
+        for (String field : new String[] {"labels", "group"}) {
+            if (s.path(field).isObject()) {
+                Iterator<Map.Entry<String, JsonNode>> it = s.get(field).fields();
+                while (it.hasNext()) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    if (e.getValue().isValueNode() && !e.getValue().isNull()) {
+                        labels.put("node".equals(e.getKey()) ? "Hostname" : e.getKey(), e.getValue().asText());
+                    }
                 }
             }
         }
-        // metrics-service names a series' group ({@code groupBy=gpu}: node and gpu; pod when grouped by pod).
-        JsonNode group = s.path("group");
-        putIfAbsent(labels, "pod", Json.text(group, "pod"));
-        putIfAbsent(labels, "Hostname", Json.text(group, "node"));
-        putIfAbsent(labels, "gpu", Json.text(group, "gpu"));
         putIfAbsent(labels, "pod", Json.text(s, "pod"));
         putIfAbsent(labels, "Hostname", Json.text(s, "node", "Hostname", "hostname"));
         putIfAbsent(labels, "gpu", Json.text(s, "gpu"));
@@ -94,7 +170,8 @@ public final class MetricShapes {
         }
     }
 
-    private static void addSample(ArrayNode samples, JsonNode p) {
+    /** A point's value (null when unreadable or not finite), its RFC 3339 time in {@code time[0]}. */
+    private static Double sample(JsonNode p, String[] time) {
         JsonNode t;
         JsonNode v;
         if (p.isArray() && p.size() == 2) {
@@ -104,16 +181,14 @@ public final class MetricShapes {
             t = p.has("time") ? p.get("time") : p.path("t");
             v = p.has("value") ? p.get("value") : p.path("v");
         } else {
-            return;
+            return null;
         }
-        String time = Json.time(t);
-        Double value = v.isNumber() ? Double.valueOf(v.asDouble()) : parse(v.asText(null));
-        if (time != null && value != null && !value.isNaN() && !value.isInfinite()) {
-            samples.addArray().add(time).add(value);
-        }
+        time[0] = Json.time(t);
+        Double value = v.isNumber() ? Double.valueOf(v.asDouble()) : number(v.asText(null));
+        return time[0] == null || value == null || value.isNaN() || value.isInfinite() ? null : value;
     }
 
-    private static Double parse(String s) {
+    private static Double number(String s) {
         try {
             return s == null ? null : Double.valueOf(s.trim());
         } catch (NumberFormatException e) {

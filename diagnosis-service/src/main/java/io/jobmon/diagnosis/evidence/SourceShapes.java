@@ -29,10 +29,52 @@ public final class SourceShapes {
         Json.put(job, "gpuSpec", gpuSpec(d));
         Json.put(job, "queue", Json.text(d, "queue", "spec.queue"));
         Json.put(job, "priority", Json.text(d, "priority", "spec.priority"));
-        Json.putBool(job, "supportsRestart", d, "supportsRestart", "spec.supportsRestart", "retry.supportsRestart");
-        Json.putInt(job, "retryCount", d, "retryCount", "retry.count", "retry.retryCount");
-        Json.putInt(job, "maxRetries", d, "maxRetries", "spec.maxRetries", "retry.max", "retry.maxRetries");
+        Json.putBool(job, "supportsRestart", d, "supportsRestart", "retry.supportsRestart", "spec.supportsRestart");
+        Json.putInt(job, "retryCount", d, "retryCount", "retry.retriesUsed", "retry.count", "retry.retryCount");
+        Json.putInt(job, "maxRetries", d, "maxRetries", "retry.maxRetries", "spec.maxRetries", "retry.max");
         return job;
+    }
+
+    /**
+     * The reason job-service keeps for a job that failed or went abnormal ({@code reason}, {@code message}: the
+     * strings event-ingest took from Kubernetes), as a Warning event of the job; null for any other job.
+     */
+    public static ObjectNode transition(JsonNode d) {
+        String status = Json.text(d, "status");
+        String reason = Json.text(d, "reason");
+        if (!("FAILED".equals(status) || "ABNORMAL".equals(status)) || reason == null) {
+            return null;
+        }
+        String time = Json.time(d, "finishedAt", "updatedAt");
+        if (time == null) {
+            return null;
+        }
+        ObjectNode ev = Json.object();
+        ev.put("time", time);
+        ev.put("type", "Warning");
+        ev.put("reason", reason);
+        Json.put(ev, "object", "Job/" + Json.text(d, "id"));
+        Json.put(ev, "message", Json.text(d, "message"));
+        return ev;
+    }
+
+    /**
+     * Fills the job's fault-tolerance facts from {@code GET /api/v1/jobs/{id}/attempts} where the detail lacked them:
+     * restarts used in its chain, the limit, restart support.
+     */
+    public static void addAttempts(ObjectNode job, JsonNode attempts) {
+        if (attempts == null || !attempts.isObject()) {
+            return;
+        }
+        ObjectNode facts = Json.object();
+        Json.putInt(facts, "retryCount", attempts, "retriesUsed");
+        Json.putInt(facts, "maxRetries", attempts, "maxRetries");
+        Json.putBool(facts, "supportsRestart", attempts, "supportsRestart");
+        facts.fields().forEachRemaining(e -> {
+            if (!job.hasNonNull(e.getKey())) {
+                job.set(e.getKey(), e.getValue());
+            }
+        });
     }
 
     /** "2*A800": as given, or from the GPU type and count (total or per replica × replicas). */
@@ -41,7 +83,7 @@ public final class SourceShapes {
         if (spec != null) {
             return spec;
         }
-        String type = Json.text(d, "gpuType", "gpus.type", "resources.gpuType", "spec.resources.gpuType");
+        String type = Json.text(d, "gpuType", "gpu", "gpus.type", "resources.gpuType", "spec.resources.gpuType");
         String count = Json.text(d, "gpuCount", "gpus.count", "gpus.total");
         if (count == null) {
             String per = Json.text(d, "gpusPerReplica", "resources.gpusPerReplica", "spec.resources.gpusPerReplica");
@@ -78,9 +120,15 @@ public final class SourceShapes {
         return out;
     }
 
-    /** {@code GET /api/v1/jobs/{id}/events} → {@code events}. */
+    /** {@code GET /api/v1/jobs/{id}/events} (a page) → {@code events}. */
     public static ArrayNode events(JsonNode answer) {
         ArrayNode out = Json.array();
+        addEvents(out, answer);
+        return out;
+    }
+
+    /** Adds a page of events; the events of a node the job ran on are about {@code Node/<node>}. */
+    public static void addEvents(ArrayNode out, JsonNode answer) {
         for (JsonNode e : Json.items(answer, "items", "events")) {
             String time = Json.time(e, "time", "lastTime", "lastTimestamp", "eventTime", "firstTime", "firstTimestamp");
             if (time == null) {
@@ -93,7 +141,6 @@ public final class SourceShapes {
             Json.put(ev, "object", object(e));
             Json.put(ev, "message", Json.text(e, "message", "note"));
         }
-        return out;
     }
 
     private static String object(JsonNode e) {
@@ -101,8 +148,12 @@ public final class SourceShapes {
         if (object != null) {
             return object;
         }
-        String kind = Json.text(e, "objectKind", "involvedObject.kind", "regarding.kind");
-        String name = Json.text(e, "objectName", "involvedObject.name", "regarding.name", "pod");
+        String kind = Json.text(e, "object.kind", "objectKind", "involvedObject.kind", "regarding.kind");
+        String name = Json.text(e, "object.name", "objectName", "involvedObject.name", "regarding.name", "pod");
+        String node = Json.text(e, "node");
+        if (name == null && node != null) {
+            return "Node/" + node;
+        }
         return name == null ? null : (kind == null ? "Pod" : kind) + "/" + name;
     }
 
@@ -110,18 +161,27 @@ public final class SourceShapes {
     public static ArrayNode logs(JsonNode answer) {
         ArrayNode out = Json.array();
         for (JsonNode l : Json.items(answer, "items", "lines", "logs")) {
-            String line = Json.text(l, "line", "message", "text", "log");
-            if (line == null) {
-                continue;
+            ObjectNode lo = logLine(l);
+            if (lo != null) {
+                out.add(lo);
             }
-            ObjectNode lo = out.addObject();
-            Json.put(lo, "time", Json.time(l, "time", "timestamp"));
-            Json.put(lo, "pod", Json.text(l, "pod"));
-            Json.put(lo, "container", Json.text(l, "container"));
-            Json.put(lo, "stream", Json.text(l, "stream", "type"));
-            lo.put("line", line);
         }
         return sortByTime(out);
+    }
+
+    /** One log-service line → a bundle line (null without text). */
+    static ObjectNode logLine(JsonNode l) {
+        String line = Json.text(l, "line", "message", "text", "log");
+        if (line == null) {
+            return null;
+        }
+        ObjectNode lo = Json.object();
+        Json.put(lo, "time", Json.time(l, "time", "timestamp"));
+        Json.put(lo, "pod", Json.text(l, "pod"));
+        Json.put(lo, "container", Json.text(l, "container"));
+        Json.put(lo, "stream", Json.text(l, "stream", "type"));
+        lo.put("line", line);
+        return lo;
     }
 
     private static ArrayNode sortByTime(ArrayNode lines) {

@@ -37,8 +37,11 @@ public class OutgoingEvents {
     }
 
     public Uni<Void> command(SqlClient tx, FaultAction a) {
-        JobCommand command = new JobCommand(a.id(), a.jobId(), JobCommand.Kind.valueOf(a.command()),
-                List.of(a.firstDiagnosisId(), a.secondDiagnosisId()), a.reason(), a.createdAt());
+        // the diagnoses that decided, in order; the last one is recorded as the new attempt's cause
+        List<String> diagnoses = a.firstDiagnosisId() == null ? List.of(a.secondDiagnosisId())
+                : List.of(a.firstDiagnosisId(), a.secondDiagnosisId());
+        JobCommand command = new JobCommand(a.id(), a.jobId(), JobCommand.Kind.valueOf(a.command()), diagnoses,
+                a.reason(), a.createdAt());
         return outbox.append(tx, Topics.JOB_COMMANDS, a.jobId(),
                 CloudEvents.encode(SOURCE, JobCommand.TYPE, a.jobId(), command));
     }

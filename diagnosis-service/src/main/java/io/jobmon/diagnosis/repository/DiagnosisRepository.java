@@ -65,10 +65,10 @@ public class DiagnosisRepository {
     public Uni<Boolean> complete(SqlClient db, String id, String instance, Completion o) {
         String sql = "UPDATE diagnosis SET status = 'DONE', finished_at = now(), claimed_until = NULL, category = $3, "
                 + "action = $4, confidence = $5, result = $6::text::jsonb, missing_sources = $7, source_errors = $8::text::jsonb, "
-                + "error = NULL WHERE id = $1 AND claimed_by = $2 AND status = 'RUNNING'";
+                + "evidence_read = $9::text::jsonb, error = NULL WHERE id = $1 AND claimed_by = $2 AND status = 'RUNNING'";
         Tuple args = Tuple.tuple().addValue(id).addValue(instance).addValue(o.category()).addValue(o.action())
                 .addValue(o.confidence()).addValue(o.resultJson()).addValue(Rows.array(o.missingSources()))
-                .addValue(Rows.text(o.sourceErrors()));
+                .addValue(Rows.text(o.sourceErrors())).addValue(Rows.text(o.evidenceRead()));
         return db.preparedQuery(sql).execute(args).map(rows -> rows.rowCount() == 1);
     }
 
@@ -92,8 +92,8 @@ public class DiagnosisRepository {
         return rows.size() == 0 ? Optional.empty() : Optional.of(Rows.task(rows.iterator().next()));
     }
 
-    /** A finished analysis as stored. */
+    /** A finished analysis as stored; {@code evidenceRead}: what was read of each source. */
     public record Completion(String category, String action, double confidence, String resultJson,
-            List<String> missingSources, Map<String, String> sourceErrors) {
+            List<String> missingSources, Map<String, String> sourceErrors, Map<String, Object> evidenceRead) {
     }
 }

@@ -17,7 +17,12 @@ import java.util.List;
 @ApplicationScoped
 public class FaultActionRepository {
 
-    /** A decision: COMMANDED (a JobCommand is to be published), REFUSED or SKIPPED, and why. */
+    /**
+     * A decision: COMMANDED (a JobCommand is to be published), REFUSED or SKIPPED, and why.
+     *
+     * @param firstDiagnosisId the earlier of two agreeing periodic diagnoses; null for a decision on one JOB_FAILED
+     *        diagnosis ({@code secondDiagnosisId})
+     */
     public record FaultAction(String id, String jobId, String firstDiagnosisId, String secondDiagnosisId,
             String command, String outcome, String reason, Instant createdAt) {
     }

@@ -16,14 +16,17 @@ import java.util.Map;
  *
  * @param trigger USER, JOB_FAILED (automatic when the job failed) or PERIODIC (automatic fault handling)
  * @param missingSources evidence sections no source could give (job, pods, events, logs, metrics)
- * @param sourceErrors why each of them was missing
+ * @param sourceErrors why each of them was missing ({@code logs.partial}, {@code metrics.partial}: reads left out of a
+ *        section that was gathered)
  * @param error why the task FAILED
+ * @param evidenceRead what the diagnosis read of each source: log lines per read, events and pages, pods, metric
+ *        series and points
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DiagnosisView(String id, String jobId, String status, String trigger, String requestedBy,
         WindowView window, List<String> metrics, String hint, Instant createdAt, Instant startedAt,
         Instant finishedAt, JsonNode result, List<String> missingSources, Map<String, String> sourceErrors,
-        String error) {
+        String error, JsonNode evidenceRead) {
 
     /** The evidence window. */
     public record WindowView(Instant from, Instant to) {
@@ -34,7 +37,7 @@ public record DiagnosisView(String id, String jobId, String status, String trigg
         return new DiagnosisView(t.id(), t.jobId(), t.status().name(), t.trigger().name(), t.requestedBy(),
                 new WindowView(t.windowFrom(), t.windowTo()), t.metrics(), t.hint(), t.createdAt(), t.startedAt(),
                 t.finishedAt(), render(t.result(), locale), t.missingSources(),
-                t.sourceErrors().isEmpty() ? null : t.sourceErrors(), t.error());
+                t.sourceErrors().isEmpty() ? null : t.sourceErrors(), t.error(), t.evidenceRead());
     }
 
     /**

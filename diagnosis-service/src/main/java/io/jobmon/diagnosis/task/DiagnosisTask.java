@@ -13,12 +13,13 @@ import java.util.Map;
  *        for the sections a source could not give
  * @param result the diagnosis in the contract's JSON form (diagnosis.md), null until DONE
  * @param sourceErrors per missing source, why it was missing
+ * @param evidenceRead what was read of each source (lines per log read, events, metric series and points)
  */
 public record DiagnosisTask(String id, String jobId, Trigger trigger, Status status, String requestedBy,
         Instant windowFrom, Instant windowTo, List<String> metrics, String hint, String locale, JsonNode seed,
         Instant createdAt, Instant startedAt, Instant finishedAt, int attempts, String category, String action,
         Double confidence, JsonNode result, List<String> missingSources, Map<String, String> sourceErrors,
-        String error) {
+        String error, JsonNode evidenceRead) {
 
     /** Who asked for it. */
     public enum Trigger {

@@ -24,9 +24,9 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * One claimed task from start to end, on a worker thread: gather the evidence, analyse it, store the result with its event in the outbox, and
- * it to {@code jobmon.diagnoses}, and hand periodic ones to automatic fault handling. A failure puts the task back
- * (PENDING, later) until its attempts are used up.
+ * One claimed task from start to end, on a worker thread: gather the evidence, analyse it, store the result with its
+ * event for {@code jobmon.diagnoses} in the outbox, and hand periodic and JOB_FAILED ones to automatic fault handling.
+ * A failure puts the task back (PENDING, later) until its attempts are used up.
  */
 @ApplicationScoped
 public class TaskExecution {
@@ -72,7 +72,7 @@ public class TaskExecution {
             Diagnosis d = both.english();
             DiagnosisRepository.Completion outcome = new DiagnosisRepository.Completion(d.category().name(),
                     d.action().name(), d.confidence(), CloudEvents.toJson(both), gathered.missingSources(),
-                    gathered.sourceErrors());
+                    gathered.sourceErrors(), gathered.read());
             // The result and its event on jobmon.diagnoses commit together (the outbox publishes after).
             boolean stored = pool.withTransaction(tx -> repository.complete(tx, task.id(), instance, outcome)
                     .call(done -> !done ? Uni.createFrom().voidItem() : events.finished(tx, task.id(), task.jobId(),
@@ -90,6 +90,8 @@ public class TaskExecution {
         DiagnosisTask done = queries.find(pool, task.id()).await().atMost(DB).orElseThrow();
         if (done.trigger() == DiagnosisTask.Trigger.PERIODIC) {
             autoFault.afterDiagnosis(done);
+        } else if (done.trigger() == DiagnosisTask.Trigger.JOB_FAILED) {
+            autoFault.afterFailure(done);
         }
     }
 

@@ -2,11 +2,13 @@ package io.jobmon.diagnosis.task;
 
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.Permission;
+import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.readmodel.JobGuard;
 import io.jobmon.diagnosis.config.DiagnosisConfig;
 import io.jobmon.diagnosis.repository.DiagnosisQueries;
 import io.jobmon.diagnosis.repository.DiagnosisRepository;
+import io.jobmon.diagnosis.repository.SnapshotRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,12 +33,14 @@ public class TaskService {
     private final JobGuard guard;
     private final DiagnosisRepository repository;
     private final DiagnosisQueries queries;
+    private final SnapshotRepository snapshots;
     private final TaskRunner runner;
     private final DiagnosisConfig config;
 
     public TaskService(Pool pool, JobGuard guard, DiagnosisRepository repository, DiagnosisQueries queries,
-            TaskRunner runner, DiagnosisConfig config) {
+            SnapshotRepository snapshots, TaskRunner runner, DiagnosisConfig config) {
         this.pool = pool;
+        this.snapshots = snapshots;
         this.guard = guard;
         this.repository = repository;
         this.queries = queries;
@@ -44,21 +48,29 @@ public class TaskService {
         this.config = config;
     }
 
-    /** Stores a PENDING task and starts it on this instance with the caller's token. */
+    /**
+     * Stores a PENDING task and starts it on this instance with the caller's token. Without a window, the last 30
+     * minutes of the job's run: up to now while it runs, up to a minute after its end once it ended.
+     */
     public Uni<DiagnosisTask> ask(Caller caller, String authorization, String jobId, Instant from, Instant to,
             List<String> metrics, String hint, Locale locale) {
-        Window window = Window.of(from, to, config.tasks().maxWindow(), Instant.now());
+        Instant now = Instant.now();
+        Window.of(from, to, config.tasks().maxWindow(), now); // a bad window is a 400 before anything else
         List<String> names = validMetrics(metrics);
         if (hint != null && hint.length() > MAX_HINT) {
             throw ApiException.badRequest("hint", "at most " + MAX_HINT + " characters");
         }
-        NewTask task = new NewTask(NewTask.newId(), jobId, DiagnosisTask.Trigger.USER, null, caller.user(),
-                window.from(), window.to(), names, hint, locale.getLanguage(), null, config.tasks().handoff());
+        String id = NewTask.newId();
         return guard.require(caller, jobId, Permission.VIEW)
-                .chain(access -> repository.insert(pool, task))
-                .chain(inserted -> queries.find(pool, task.id()))
+                .chain(access -> snapshots.find(pool, jobId))
+                .map(job -> Window.ofRun(from, to, config.tasks().maxWindow(), now,
+                        job.map(JobSnapshot::finishedAt).orElse(null)))
+                .map(window -> new NewTask(id, jobId, DiagnosisTask.Trigger.USER, null, caller.user(), window.from(),
+                        window.to(), names, hint, locale.getLanguage(), null, config.tasks().handoff()))
+                .chain(task -> repository.insert(pool, task).replaceWith(task))
+                .chain(task -> queries.find(pool, task.id()))
                 .map(stored -> {
-                    runner.runSoon(task.id(), authorization);
+                    runner.runSoon(id, authorization);
                     return stored.orElseThrow();
                 });
     }

@@ -68,4 +68,31 @@ class AutoFaultPolicyTest {
         assertEquals(Outcome.SKIPPED, AutoFaultPolicy.decide("TERMINATE", "GPU_OOM", "GPU_OOM", Optional.empty())
                 .outcome());
     }
+
+    private static final java.util.Set<String> PLATFORM = java.util.Set.of("NODE_FAILURE", "PREEMPTED", "EVICTED");
+
+    @Test
+    void aJobThatEndedForAPlatformSideCauseIsRestartedOnlyWhenSureOptedInAndWithRetriesLeft() {
+        assertEquals(Outcome.COMMANDED, AutoFaultPolicy.afterFailure("PREEMPTED", 0.9, PLATFORM, 0.5,
+                job(JobStatus.FAILED, true, true, 0, 3)).orElseThrow().outcome());
+        assertEquals(Outcome.COMMANDED, AutoFaultPolicy.afterFailure("NODE_FAILURE", 0.8, PLATFORM, 0.5,
+                job(JobStatus.ABNORMAL, true, true, 2, 3)).orElseThrow().outcome());
+        // the job's own fault, too unsure, not opted in, unknown: nothing to decide
+        assertTrue(AutoFaultPolicy.afterFailure("GPU_OOM", 0.9, PLATFORM, 0.5, job(JobStatus.FAILED, true, true, 0, 3))
+                .isEmpty());
+        assertTrue(AutoFaultPolicy.afterFailure("PREEMPTED", 0.4, PLATFORM, 0.5, job(JobStatus.FAILED, true, true, 0, 3))
+                .isEmpty());
+        assertTrue(AutoFaultPolicy.afterFailure("PREEMPTED", 0.9, PLATFORM, 0.5, job(JobStatus.FAILED, false, true, 0, 3))
+                .isEmpty());
+        assertTrue(AutoFaultPolicy.afterFailure("PREEMPTED", 0.9, PLATFORM, 0.5, Optional.empty()).isEmpty());
+        // recorded with why
+        AutoFaultPolicy.Decision spent = AutoFaultPolicy.afterFailure("EVICTED", 0.9, PLATFORM, 0.5,
+                job(JobStatus.FAILED, true, true, 3, 3)).orElseThrow();
+        assertEquals(Outcome.REFUSED, spent.outcome());
+        assertTrue(spent.reason().contains("retry limit reached (3 of 3"), spent.reason());
+        assertEquals(Outcome.REFUSED, AutoFaultPolicy.afterFailure("EVICTED", 0.9, PLATFORM, 0.5,
+                job(JobStatus.FAILED, true, false, 0, 3)).orElseThrow().outcome());
+        assertEquals(Outcome.SKIPPED, AutoFaultPolicy.afterFailure("PREEMPTED", 0.9, PLATFORM, 0.5,
+                job(JobStatus.STOPPED, true, true, 0, 3)).orElseThrow().outcome());
+    }
 }

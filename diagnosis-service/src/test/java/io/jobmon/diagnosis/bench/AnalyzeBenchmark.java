@@ -96,7 +96,7 @@ public final class AnalyzeBenchmark {
     }
 
     /** A 64-pod (scaled) job: training logs with noise, a NCCL failure at the end, events and GPU series. */
-    static EvidenceBundle bundle(double scale) {
+    public static EvidenceBundle bundle(double scale) {
         Random rnd = new Random(42);
         int lines = (int) Math.round(100_000 * scale);
         int pods = Math.max(1, (int) Math.round(64 * scale));

@@ -101,4 +101,82 @@ class ShapesTest {
         assertEquals(3, merged.get("job").get("maxRetries").asInt());
         assertFalse(merged.has("logs"));
     }
+    @Test
+    void jobServicesDetailAndChainGiveTheRetryFactsAndTheFailingReason() throws Exception {
+        JsonNode detail = json("{'id':'j1','name':'llama','status':'ABNORMAL','reason':'NodeLost','message':'node n1 is lost',"
+                + "'gpu':'A800','gpuCount':16,'startedAt':'2026-07-13T09:00:00Z','finishedAt':'2026-07-13T10:00:00Z',"
+                + "'retry':{'attempt':1,'supportsRestart':true,'autoFaultHandling':true,'maxRetries':3,'retriesUsed':1}}");
+        ObjectNode job = SourceShapes.job(detail);
+        assertEquals("16*A800", job.get("gpuSpec").asText());
+        assertEquals(1, job.get("retryCount").asInt());
+        assertEquals(3, job.get("maxRetries").asInt());
+        assertEquals(true, job.get("supportsRestart").asBoolean());
+        ObjectNode transition = SourceShapes.transition(detail);
+        assertEquals("NodeLost", transition.get("reason").asText());
+        assertEquals("Job/j1", transition.get("object").asText());
+        assertEquals("2026-07-13T10:00:00Z", transition.get("time").asText());
+        assertEquals(null, SourceShapes.transition(json("{'id':'j2','status':'RUNNING','reason':'Started'}")));
+        ObjectNode bare = SourceShapes.job(json("{'id':'j3','status':'FAILED'}"));
+        SourceShapes.addAttempts(bare, json("{'rootId':'j3','supportsRestart':true,'maxRetries':2,'retriesUsed':2}"));
+        assertEquals(2, bare.get("retryCount").asInt());
+        assertEquals(2, bare.get("maxRetries").asInt());
+    }
+
+    @Test
+    void eventIngestsItemsNameTheirObjectAndNodeEventsTheirNode() throws Exception {
+        ArrayNode events = SourceShapes.events(json("{'items':[{'time':'2026-07-13T10:00:00Z','type':'Warning',"
+                + "'reason':'BackOff','message':'m','pod':'w-0','object':{'kind':'Pod','name':'w-0','namespace':'ns'}},"
+                + "{'time':'2026-07-13T09:58:00Z','type':'Warning','reason':'SystemOOM','message':'System OOM encountered',"
+                + "'node':'gpu-node-7','object':{'kind':'Node','name':'gpu-node-7'}},"
+                + "{'time':'2026-07-13T09:57:00Z','type':'Warning','reason':'NodeNotReady','node':'gpu-node-8'}],"
+                + "'nextCursor':null}"));
+        assertEquals("Pod/w-0", events.get(0).get("object").asText());
+        assertEquals("Node/gpu-node-7", events.get(1).get("object").asText());
+        assertEquals("Node/gpu-node-8", events.get(2).get("object").asText());
+    }
+
+    @Test
+    void metricsServiceSeriesBecomeDcgmSeriesXidCodesAndEccTotals() throws Exception {
+        ArrayNode metrics = MetricShapes.metrics(json("{'stepSeconds':15,'series':["
+                + "{'metric':'gpu_util','unit':'%','group':{'node':'n1','gpu':'3'},'points':[['2026-07-13T10:00:00Z',97.0],"
+                + "['2026-07-13T10:00:15Z',null]]},"
+                + "{'metric':'xid','unit':'events','group':{'code':'79'},'points':[['2026-07-13T10:01:00Z',1.0]]},"
+                + "{'metric':'ecc_dbe','group':{'node':'n1','gpu':'3'},'points':[['2026-07-13T10:00:00Z',2.0],"
+                + "['2026-07-13T10:00:15Z',0.0],['2026-07-13T10:00:30Z',1.0]]}]}"));
+        JsonNode util = metrics.get(0);
+        assertEquals("DCGM_FI_DEV_GPU_UTIL", util.get("name").asText());
+        assertEquals("n1", util.get("labels").get("Hostname").asText());
+        assertEquals("3", util.get("labels").get("gpu").asText());
+        assertEquals(1, util.get("samples").size());
+        JsonNode xid = metrics.get(1);
+        assertEquals("DCGM_FI_DEV_XID_ERRORS", xid.get("name").asText());
+        assertEquals(79.0, xid.get("samples").get(0).get(1).asDouble(), "the sample is the Xid code, as dcgm-exporter");
+        JsonNode ecc = metrics.get(2);
+        assertEquals("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", ecc.get("name").asText());
+        assertEquals(List.of(0.0, 2.0, 2.0, 3.0), values(ecc), "a running total from zero, as the counter");
+        assertEquals("xid", MetricShapes.shortName("xid_errors"));
+        assertEquals("throttle_reasons", MetricShapes.shortName("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"));
+        ObjectNode bundle = M.createObjectNode();
+        bundle.set("metrics", metrics);
+        assertEquals(3, EvidenceBundle.fromJson(bundle).metrics().size());
+    }
+
+    @Test
+    void theRunAtOneMinuteAndTheWindowAtFullResolutionJoinIntoOneSeries() throws Exception {
+        ArrayNode run = MetricShapes.metrics(json("{'series':[{'metric':'gpu_util','group':{'node':'n1','gpu':'0'},"
+                + "'points':[['2026-07-13T09:00:00Z',90],['2026-07-13T09:01:00Z',91],['2026-07-13T09:30:00Z',92]]}]}"));
+        ArrayNode window = MetricShapes.metrics(json("{'series':[{'metric':'gpu_util','group':{'node':'n1','gpu':'0'},"
+                + "'points':[['2026-07-13T09:30:00Z',5],['2026-07-13T09:30:15Z',0]]},"
+                + "{'metric':'gpu_util','group':{'node':'n1','gpu':'1'},'points':[['2026-07-13T09:30:00Z',7]]}]}"));
+        ArrayNode joined = MetricShapes.join(run, window, "2026-07-13T09:30:00Z");
+        assertEquals(2, joined.size());
+        assertEquals(List.of(90.0, 91.0, 5.0, 0.0), values(joined.get(0)));
+        assertEquals(5, MetricShapes.points(joined));
+    }
+
+    private static List<Double> values(JsonNode series) {
+        List<Double> out = new java.util.ArrayList<>();
+        series.get("samples").forEach(p -> out.add(p.get(1).asDouble()));
+        return out;
+    }
 }

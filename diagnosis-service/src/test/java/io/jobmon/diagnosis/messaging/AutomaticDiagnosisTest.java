@@ -58,6 +58,17 @@ class AutomaticDiagnosisTest {
 
         JsonPath d = Diagnoses.awaitFinished(Tokens.alice(), event.data().diagnosisId());
         assertEquals(List.of(), d.getList("missingSources"));
+        // stored in both languages: a zh-CN reader gets the automatic diagnosis in Chinese, others in English
+        JsonPath zh = io.restassured.RestAssured.given().auth().oauth2(Tokens.alice())
+                .header("Accept-Language", "zh-CN,zh;q=0.9").get("/api/v1/diagnoses/" + event.data().diagnosisId())
+                .then().statusCode(200).extract().jsonPath();
+        assertTrue(zh.getString("result.summary").codePoints().anyMatch(c -> Character.UnicodeScript.of(c)
+                == Character.UnicodeScript.HAN), zh.getString("result.summary"));
+        assertTrue(zh.getString("result.suggestion").codePoints().anyMatch(c -> Character.UnicodeScript.of(c)
+                == Character.UnicodeScript.HAN), zh.getString("result.suggestion"));
+        assertTrue(d.getString("result.summary").codePoints().noneMatch(c -> Character.UnicodeScript.of(c)
+                == Character.UnicodeScript.HAN), d.getString("result.summary"));
+        assertEquals(d.getString("result.category"), zh.getString("result.category"));
         EvidenceServer.server().verify(getRequestedFor(urlPathEqualTo("/api/v1/jobs/" + job + "/logs"))
                 .withHeader("Authorization", matching("Bearer .+")));
     }

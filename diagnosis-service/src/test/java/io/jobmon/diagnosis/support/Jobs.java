@@ -45,6 +45,8 @@ public final class Jobs {
         private boolean supportsRestart = true;
         private int retryCount;
         private int maxRetries = 3;
+        private Instant startedAt;
+        private Instant finishedAt;
 
         Builder(String id) {
             this.id = id;
@@ -72,6 +74,13 @@ public final class Jobs {
             return this;
         }
 
+        /** When the job started and (null: still running) ended. */
+        public Builder ran(Instant startedAt, Instant finishedAt) {
+            this.startedAt = startedAt;
+            this.finishedAt = finishedAt;
+            return this;
+        }
+
         public Builder autoFault(boolean supportsRestart, int retryCount, int maxRetries) {
             this.autoFault = true;
             this.supportsRestart = supportsRestart;
@@ -83,10 +92,11 @@ public final class Jobs {
         /** Publishes the snapshot and waits until the read model lets the owner see the job. */
         public String publish() {
             Instant now = Instant.now();
+            Instant started = startedAt != null ? startedAt : now.minusSeconds(3000);
             JobSnapshot s = new JobSnapshot(id, tenant, owner, project, visibility, shares, "job " + id, "c1", "r1",
                     "gpu-prod", status, null, "A800", 8, List.of(id + "-worker-0"), List.of("gpu-node-01"),
-                    supportsRestart, autoFault, retryCount, maxRetries, now.minusSeconds(3600),
-                    now.minusSeconds(3000), null, VERSION.incrementAndGet(), false);
+                    supportsRestart, autoFault, retryCount, maxRetries, started.minusSeconds(600), started, finishedAt,
+                    VERSION.incrementAndGet(), false);
             KafkaTestClient.send(Topics.JOB_CHANGES, id, CloudEvents.encode("/test", JobSnapshot.TYPE, id, s));
             String token = Tokens.user(owner).tenant(tenant).get();
             Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() ->

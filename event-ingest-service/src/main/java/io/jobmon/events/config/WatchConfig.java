@@ -20,6 +20,13 @@ public interface WatchConfig {
     @WithDefault("15m")
     Duration resync();
 
+    /**
+     * Also watch the events about nodes (NodeNotReady, SystemOOM, disk pressure, node-problem-detector's kernel
+     * events), cluster-wide: a job's events include those of its nodes. Needs list/watch on events in every namespace.
+     */
+    @WithDefault("true")
+    boolean nodeEvents();
+
     /** How long an event about a pod not yet seen waits for that pod before it is dropped as not a job's. */
     @WithDefault("2m")
     Duration pendingEventTtl();

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * Applies a batch of records, in partition order, to the loaded state of its jobs: pods by resourceVersion,
- * events through the quota, signals, and the status transitions they cause. Pure: the caller loads and writes.
+ * events through the quota, signals, and the status transitions they cause; events about nodes are kept per node.
+ * Pure: the caller loads and writes.
  */
 public final class BatchApplier {
 
@@ -37,6 +38,16 @@ public final class BatchApplier {
     public BatchWrites apply(List<RawRecord> records) {
         BatchWrites out = new BatchWrites();
         for (RawRecord r : records) {
+            if (r.event() != null && r.event().aboutNode()) {
+                // kept per node: a job's events include its nodes' (the query joins them by placement)
+                if (r.event().createdAt().isBefore(retentionStart)) {
+                    out.expired++;
+                } else {
+                    out.nodeEvent(r.cluster(), r.event());
+                    out.stored++;
+                }
+                continue;
+            }
             if (r.jobId() == null) {
                 out.unattributed++;
                 continue;

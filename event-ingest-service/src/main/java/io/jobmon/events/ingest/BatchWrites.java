@@ -20,12 +20,17 @@ public final class BatchWrites {
     public record EventWrite(String cluster, String jobId, EventView event) {
     }
 
+    /** An event about a node to upsert (newest resourceVersion of the batch). */
+    public record NodeEventWrite(String cluster, EventView event) {
+    }
+
     /** A previously kept "latest" event that the quota now counts instead. */
     public record Eviction(String uid, Instant createdAt) {
     }
 
     final Map<String, PodWrite> pods = new LinkedHashMap<>();
     final Map<String, EventWrite> events = new LinkedHashMap<>();
+    final Map<String, NodeEventWrite> nodeEvents = new LinkedHashMap<>();
     final List<Eviction> evictions = new ArrayList<>();
     final List<JobStatusChanged> transitions = new ArrayList<>();
     int stored;
@@ -46,6 +51,14 @@ public final class BatchWrites {
         }
     }
 
+    void nodeEvent(String cluster, EventView e) {
+        String key = cluster + "/" + e.uid();
+        NodeEventWrite known = nodeEvents.get(key);
+        if (known == null || known.event().resourceVersion() < e.resourceVersion()) {
+            nodeEvents.put(key, new NodeEventWrite(cluster, e));
+        }
+    }
+
     void evict(String cluster, EventQuota.Replace r) {
         EventWrite pending = events.remove(cluster + "/" + r.evictedUid());
         if (pending == null && r.evictedCreated() != null) {
@@ -63,6 +76,10 @@ public final class BatchWrites {
 
     public Map<String, EventWrite> events() {
         return events;
+    }
+
+    public Map<String, NodeEventWrite> nodeEvents() {
+        return nodeEvents;
     }
 
     public List<Eviction> evictions() {

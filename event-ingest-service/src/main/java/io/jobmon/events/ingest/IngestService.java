@@ -149,6 +149,7 @@ public class IngestService {
         return store.evict(conn, w.evictions())
                 .chain(() -> store.pods(conn, List.copyOf(w.pods().values())))
                 .chain(() -> store.events(conn, List.copyOf(w.events().values())))
+                .chain(() -> store.nodeEvents(conn, List.copyOf(w.nodeEvents().values())))
                 .chain(() -> quotas.save(conn, quota.rows().values()))
                 .chain(() -> jobs.save(conn, loaded.values()));
     }

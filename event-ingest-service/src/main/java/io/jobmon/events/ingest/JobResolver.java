@@ -44,7 +44,7 @@ public class JobResolver {
         List<RawRecord> podLookups = new ArrayList<>();
         List<RawRecord> jobLookups = new ArrayList<>();
         for (RawRecord r : records) {
-            if (r.event() != null && r.jobId() == null) {
+            if (r.event() != null && r.jobId() == null && !r.event().aboutNode()) {
                 Map<String, String> index = r.event().aboutJob() ? k8sJobs : pods;
                 if (!index.containsKey(r.objectKey())) {
                     (r.event().aboutJob() ? jobLookups : podLookups).add(r);
@@ -54,7 +54,7 @@ public class JobResolver {
         return lookup(BY_POD, podLookups, pods).chain(() -> lookup(BY_JOB, jobLookups, k8sJobs)).map(x -> {
             List<RawRecord> out = new ArrayList<>(records.size());
             for (RawRecord r : records) {
-                if (r.event() != null && r.jobId() == null) {
+                if (r.event() != null && r.jobId() == null && !r.event().aboutNode()) {
                     out.add(r.withJobId((r.event().aboutJob() ? k8sJobs : pods).get(r.objectKey())));
                 } else {
                     out.add(r);

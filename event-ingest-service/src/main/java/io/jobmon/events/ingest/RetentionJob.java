@@ -15,7 +15,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Daily (and at start): creates the coming days' event partitions, drops the partitions past retention, and
- * forgets the quota rows, pods and job states nobody touched within retention.
+ * forgets the quota rows, pods and job states nobody touched within retention, and node events past it.
  */
 @ApplicationScoped
 public class RetentionJob {
@@ -25,6 +25,7 @@ public class RetentionJob {
         "DELETE FROM event_quota WHERE latest_time < $1 OR (latest_time IS NULL AND job_id IN"
                 + " (SELECT job_id FROM job_state WHERE updated_at < $1))",
         "DELETE FROM pod_state WHERE updated_at < $1",
+        "DELETE FROM node_event WHERE created_at < $1",
         "DELETE FROM job_state WHERE updated_at < $1"};
 
     private final EventPartitions partitions;

@@ -37,6 +37,14 @@ public class StoreRepository {
             + " message = EXCLUDED.message, count = EXCLUDED.count, first_time = EXCLUDED.first_time,"
             + " last_time = EXCLUDED.last_time, resource_version = EXCLUDED.resource_version"
             + " WHERE e.resource_version < EXCLUDED.resource_version";
+    private static final String NODE_EVENTS = "INSERT INTO node_event AS e (cluster, uid, node, created_at, namespace,"
+            + " name, type, reason, message, count, first_time, last_time, source, resource_version) SELECT * FROM"
+            + " unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],"
+            + " $8::text[], $9::text[], $10::int[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::bigint[])"
+            + " ON CONFLICT (cluster, uid) DO UPDATE SET type = EXCLUDED.type, reason = EXCLUDED.reason,"
+            + " message = EXCLUDED.message, count = EXCLUDED.count, first_time = EXCLUDED.first_time,"
+            + " last_time = EXCLUDED.last_time, resource_version = EXCLUDED.resource_version"
+            + " WHERE e.resource_version < EXCLUDED.resource_version";
     private static final String EVICT = "DELETE FROM event e USING unnest($1::text[], $2::timestamptz[])"
             + " AS d(uid, created) WHERE e.uid = d.uid AND e.created_at = d.created";
 
@@ -98,6 +106,38 @@ public class StoreRepository {
         }
         return conn.preparedQuery(EVENTS).execute(Tuple.from(List.of(c, uid, created, job, ns, name, kind, obj, path,
                 type, reason, msg, count, first, last, source, rv))).replaceWithVoid();
+    }
+
+    /** Events about nodes, kept per node (no job), guarded by resourceVersion like the job's. */
+    public Uni<Void> nodeEvents(SqlConnection conn, List<BatchWrites.NodeEventWrite> writes) {
+        if (writes.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        int n = writes.size();
+        String[] c = new String[n], uid = new String[n], node = new String[n], ns = new String[n], name = new String[n],
+                type = new String[n], reason = new String[n], msg = new String[n], source = new String[n];
+        OffsetDateTime[] created = new OffsetDateTime[n], first = new OffsetDateTime[n], last = new OffsetDateTime[n];
+        Integer[] count = new Integer[n];
+        Long[] rv = new Long[n];
+        for (int i = 0; i < n; i++) {
+            EventView e = writes.get(i).event();
+            c[i] = writes.get(i).cluster();
+            uid[i] = e.uid();
+            node[i] = e.objectName();
+            created[i] = ts(e.createdAt());
+            ns[i] = e.namespace();
+            name[i] = e.name();
+            type[i] = e.type();
+            reason[i] = e.reason();
+            msg[i] = e.message();
+            count[i] = e.count();
+            first[i] = ts(e.firstTime());
+            last[i] = ts(e.lastTime());
+            source[i] = e.source();
+            rv[i] = e.resourceVersion();
+        }
+        return conn.preparedQuery(NODE_EVENTS).execute(Tuple.from(List.of(c, uid, node, created, ns, name, type, reason,
+                msg, count, first, last, source, rv))).replaceWithVoid();
     }
 
     public Uni<Void> evict(SqlConnection conn, List<BatchWrites.Eviction> evictions) {

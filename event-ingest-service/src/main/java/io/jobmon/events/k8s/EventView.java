@@ -27,4 +27,9 @@ public record EventView(String namespace, String name, String uid, long resource
     public boolean aboutJob() {
         return "Job".equals(objectKind);
     }
+
+    /** About a node (kubelet, node controller, node-problem-detector): kept per node, not per job. */
+    public boolean aboutNode() {
+        return "Node".equals(objectKind);
+    }
 }

@@ -31,7 +31,8 @@ public class EventResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The job's events in time order (404 when the caller may not see the job)")
+    @Operation(summary = "The job's events in time order, with those of the nodes its pods ran on while they ran there"
+            + " (flagged with 'node'; not when one pod is asked for) (404 when the caller may not see the job)")
     public Uni<Page<EventItem>> list(@PathParam("id") String id,
             @Parameter(description = "RFC 3339, inclusive") @QueryParam("from") String from,
             @Parameter(description = "RFC 3339, exclusive") @QueryParam("to") String to,

@@ -24,8 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
- * Runs a {@link ClusterWatcher} per {@code kubernetes} cluster, in one replica at a time: every replica tries to
- * take each cluster's lease ({@link WatcherLeases}) at startup and every {@code jobmon.watch.lease-renew-every};
+ * Runs a {@link ClusterWatcher} (and a {@link NodeEventWatcher}) per {@code kubernetes} cluster, in one replica at a
+ * time: every replica tries to take each cluster's lease ({@link WatcherLeases}) at startup and every {@code jobmon.watch.lease-renew-every};
  * the holder watches, renews, and stops watching as soon as it lost the lease or could not renew it for a whole
  * lease duration. Duplicates during a handover are absorbed downstream (resourceVersion, uid).
  */
@@ -43,6 +43,7 @@ public class WatcherManager {
     /** This replica, as the holder of leases. */
     private final String holder;
     private final Map<String, ClusterWatcher> watchers = new ConcurrentHashMap<>();
+    private final Map<String, NodeEventWatcher> nodeWatchers = new ConcurrentHashMap<>();
     private final Map<String, CompletionStage<Void>> started = new ConcurrentHashMap<>();
     private final Map<String, KubernetesClients.Owned> owned = new ConcurrentHashMap<>();
     /** When this replica last renewed each lease it holds (nanoTime). */
@@ -155,6 +156,12 @@ public class WatcherManager {
         ClusterWatcher watcher = new ClusterWatcher(name, cluster.region(), cluster.watchedNamespace(),
                 config.jobLabel(), config.resync(), config.pendingEventTtl(), client.client(), publisher);
         watchers.put(name, watcher);
+        if (config.nodeEvents()) {
+            NodeEventWatcher nodes = new NodeEventWatcher(name, cluster.region(), config.resync(), client.client(),
+                    publisher);
+            nodeWatchers.put(name, nodes);
+            nodes.start();
+        }
         String namespace = cluster.watchedNamespace();
         CompletionStage<Void> done = watcher.start().thenCompose(listed -> storedLivePods(name, namespace)).thenAccept(stored -> {
             int gone = watcher.publishGone(stored);
@@ -184,6 +191,10 @@ public class WatcherManager {
         ClusterWatcher w = watchers.remove(name);
         if (w != null) {
             w.stop();
+        }
+        NodeEventWatcher nodes = nodeWatchers.remove(name);
+        if (nodes != null) {
+            nodes.stop();
         }
         KubernetesClients.Owned client = owned.remove(name);
         if (client != null && client.owned()) {

@@ -102,4 +102,20 @@ class BatchApplierTest {
                 pod("pod-succeeded", 0), goneUnseen("pod-succeeded", 5000, 1)));
         assertEquals(List.of(JobStatus.SUCCEEDED), w.transitions().stream().map(JobStatusChanged::status).toList());
     }
+    @Test
+    void anEventAboutANodeIsKeptForTheNodeAndMovesNoJob() {
+        Map<String, JobModel> jobs = new HashMap<>();
+        RawRecord oom = new RawRecord(0, 0, T, "c1", "r1", null, null, Fixtures.event("event-node-systemoom"));
+        RawRecord oops = new RawRecord(0, 1, T, "c1", "r1", null, null, Fixtures.event("event-node-kerneloops"));
+        BatchWrites w = new BatchApplier(jobs, new EventQuota(1, new HashMap<>()), OLD).apply(List.of(oom, oops, oom));
+        assertEquals(2, w.nodeEvents().size());
+        assertEquals("gpu-node-03", w.nodeEvents().values().iterator().next().event().objectName());
+        assertEquals(0, w.unattributed(), "a node's event is not an event of an unknown job");
+        assertEquals(0, w.events().size());
+        assertEquals(List.of(), w.transitions());
+        assertEquals(Map.of(), jobs);
+        BatchWrites expired = new BatchApplier(new HashMap<>(), new EventQuota(1, new HashMap<>()), T).apply(List.of(oom));
+        assertEquals(0, expired.nodeEvents().size());
+        assertEquals(1, expired.expired());
+    }
 }

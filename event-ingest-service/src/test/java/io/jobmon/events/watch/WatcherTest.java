@@ -113,6 +113,35 @@ class WatcherTest {
                 Duration.ofSeconds(3)).isEmpty(), "pods without the job label and their events are not published");
     }
 
+    /**
+     * Events about nodes are listed and watched cluster-wide with the field selector {@code involvedObject.kind=Node}
+     * (the API server filters; the mock server cannot filter on that field, so the list is answered as the API server
+     * would), published with no job and kept per node.
+     */
+    @Test
+    void eventsAboutNodesAreListedClusterWideWithTheirSelectorPublishedWithoutAJobAndKeptPerNode() throws Exception {
+        String node = "gpu-node-" + UUID.randomUUID().toString().substring(0, 8);
+        ObjectNode o = (ObjectNode) Fixtures.json("event-node-systemoom");
+        ObjectNode meta = (ObjectNode) o.get("metadata");
+        meta.put("name", node + ".182a9c4f1b2e7d10");
+        meta.put("uid", UUID.randomUUID().toString());
+        ((ObjectNode) o.get("involvedObject")).put("name", node);
+        Event oom = client().getKubernetesSerialization().convertValue(o, Event.class);
+
+        watchers.stop("mock");
+        server.expect().get().withPath("/api/v1/events?fieldSelector=involvedObject.kind%3DNode&resourceVersion=0")
+                .andReturn(200, new io.fabric8.kubernetes.api.model.EventListBuilder().withNewMetadata()
+                        .withResourceVersion("6001").endMetadata().withItems(oom).build())
+                .once();
+        watchers.start("mock").toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+        await().atMost(T).until(() -> stored("SELECT count(*) FROM node_event WHERE cluster = 'mock' AND node = $1"
+                + " AND reason = 'SystemOOM'", node) == 1);
+        assertEquals(0, stored("SELECT count(*) FROM event WHERE object_name = $1", node), "no job's event");
+        var raw = KafkaTestClient.await(Topics.K8S_RAW, r -> r.key().equals("mock/default/" + node), 1, T);
+        assertTrue(raw.get(0).value().contains("\"kind\":\"Node\""), raw.get(0).value());
+    }
+
     @Test
     void aWatchExpiryRelistsAndARestartLosesNothingAndDoublesNothing() throws Exception {
         String job = "jr-" + UUID.randomUUID().toString().substring(0, 8);

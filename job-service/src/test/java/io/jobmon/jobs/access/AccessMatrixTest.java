@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every job endpoint × every kind of caller. alice owns each job (project-nlp) and shares it with carol (project-cv);
  * bob is a project-nlp member, who sees the job only when it is PROJECT-visible; erin is a t1 user outside it;
- * root2 is the admin of tenant t2; admin is the admin of t1.
+ * root2 is the admin of tenant t2; admin is the admin of t1; the platform service (diagnosis-service's own
+ * client-credentials token, role {@code service}, no tenant) reads every job and may do nothing else.
  */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
@@ -36,7 +37,7 @@ class AccessMatrixTest {
 
     enum Who {
         ANONYMOUS, OWNER, SHARED_USER, PROJECT_MEMBER_OF_PROJECT_JOB, PROJECT_MEMBER_OF_PRIVATE_JOB, OTHER_USER,
-        OTHER_TENANT_ADMIN, ADMIN
+        OTHER_TENANT_ADMIN, ADMIN, PLATFORM_SERVICE
     }
 
     /** What an endpoint needs: to see the job, to clone it, or to act on it (owner/admin). */
@@ -84,6 +85,8 @@ class AccessMatrixTest {
             case OWNER, ADMIN -> e.ok();
             case SHARED_USER, PROJECT_MEMBER_OF_PROJECT_JOB -> e.needs() == Needs.ACT ? 403 : e.ok();
             case PROJECT_MEMBER_OF_PRIVATE_JOB, OTHER_USER, OTHER_TENANT_ADMIN -> 404;
+            // reading only: every other method is refused by the API's permission before any job is looked at
+            case PLATFORM_SERVICE -> "GET".equals(e.method()) ? e.ok() : 403;
         };
     }
 
@@ -96,6 +99,7 @@ class AccessMatrixTest {
             case OTHER_USER -> Tokens.user("erin").get();
             case OTHER_TENANT_ADMIN -> Tokens.user("root2").tenant("t2").roles("admin", "user").get();
             case ADMIN -> Tokens.admin();
+            case PLATFORM_SERVICE -> Tokens.service();
         };
     }
 
@@ -129,7 +133,11 @@ class AccessMatrixTest {
         if (body != null) {
             req = req.contentType("application/json").body(body);
         }
-        req.request(e.method(), "/api/v1/jobs/" + id + e.path()).then().statusCode(expected(e, w));
+        int status = expected(e, w);
+        var answer = req.request(e.method(), "/api/v1/jobs/" + id + e.path()).then().statusCode(status);
+        if (status == 403 || status == 404) {
+            answer.contentType("application/problem+json");
+        }
     }
 
     static Stream<Arguments> collection() {
@@ -139,7 +147,9 @@ class AccessMatrixTest {
                 Arguments.of(Who.SHARED_USER, 200, 403, 403, 201),
                 Arguments.of(Who.OTHER_USER, 200, 403, 403, 400),
                 Arguments.of(Who.OTHER_TENANT_ADMIN, 200, 200, 200, 201),
-                Arguments.of(Who.ADMIN, 200, 200, 200, 201));
+                Arguments.of(Who.ADMIN, 200, 200, 200, 201),
+                // a service reads jobs by id; it has no tenant to list, and may not submit
+                Arguments.of(Who.PLATFORM_SERVICE, 403, 403, 403, 403));
     }
 
     /** The list (mine / all), the stats of all, and submitting (erin has no project group to submit to). */

@@ -278,4 +278,45 @@ class ConsumersTest {
                 .body("[2].reason", equalTo("TerminatedByFaultHandling"))
                 .body("[2].message", org.hamcrest.Matchers.containsString("GPU_OOM twice"));
     }
+    /**
+     * Automatic fault handling of a job that already ended (one JOB_FAILED diagnosis of a platform-side cause): the
+     * RESTART makes the next attempt of its chain, with the diagnosis as its cause; the ended attempt stays as it was.
+     */
+    @Test
+    void restartOfAJobThatFailedForThePlatformMakesTheNextAttempt() {
+        String id = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("supportsRestart", true,
+                "autoFaultHandling", true, "maxRetries", 2)));
+        send(TestJobs.status(id, JobStatus.RUNNING, 1, "Started"));
+        send(TestJobs.status(id, JobStatus.FAILED, 2, "Preempted"));
+        awaitStatus(id, "FAILED", 3);
+        String diagnosis = "dg-" + UUID.randomUUID();
+        KafkaTestClient.send(Topics.JOB_COMMANDS, id, CloudEvents.encode("/test", JobCommand.TYPE, id,
+                new JobCommand("c-" + UUID.randomUUID(), id, JobCommand.Kind.RESTART, List.of(diagnosis),
+                        "PREEMPTED: the job failed for a platform-side cause", Instant.now())));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
+                .get("/api/v1/jobs/" + id + "/attempts").then().body("attempts", hasSize(2))
+                .body("commands[0].outcome", equalTo("EXECUTED")));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/attempts").then()
+                .body("attempts[1].attempt", equalTo(2)).body("attempts[1].cause", equalTo("DIAGNOSIS"))
+                .body("attempts[1].diagnosisId", equalTo(diagnosis)).body("attempts[1].previousId", equalTo(id))
+                .body("retriesUsed", equalTo(1)).body("retriesLeft", equalTo(1));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then().body("status", equalTo("FAILED"));
+    }
+
+    /** An ABNORMAL job (its node was lost) still holds its pods: the restart stops it and makes the next attempt. */
+    @Test
+    void restartOfAnAbnormalJobStopsItAndMakesTheNextAttempt() {
+        String id = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("supportsRestart", true,
+                "autoFaultHandling", true, "maxRetries", 1)));
+        send(TestJobs.status(id, JobStatus.RUNNING, 1, "Started"));
+        send(TestJobs.status(id, JobStatus.ABNORMAL, 2, "NodeLost"));
+        awaitStatus(id, "ABNORMAL", 3);
+        KafkaTestClient.send(Topics.JOB_COMMANDS, id, CloudEvents.encode("/test", JobCommand.TYPE, id,
+                new JobCommand("c-" + UUID.randomUUID(), id, JobCommand.Kind.RESTART, List.of("dg-node"),
+                        "NODE_FAILURE", Instant.now())));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
+                .get("/api/v1/jobs/" + id + "/attempts").then().body("attempts", hasSize(2))
+                .body("commands[0].outcome", equalTo("EXECUTED")));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then().body("status", equalTo("STOPPING"));
+    }
 }

@@ -109,6 +109,16 @@ class LogsEndpointTest {
         get(Tokens.alice(), "no-such-job/logs").statusCode(404);
     }
 
+    /** diagnosis-service's own token (role service, no tenant) reads any job's lines, and does nothing else. */
+    @Test
+    void thePlatformsServiceTokenReadsAnyJobsLinesAndAPersonNamingTheRoleDoesNot() {
+        get(Tokens.service(), privateJob + "/logs?type=user").statusCode(200).body("items.line", contains("private line"));
+        get(Tokens.service(), job + "/logs/count?q=loss").statusCode(200).body("lines", equalTo(30));
+        get(Tokens.user("mallory").tenant("t2").roles("user", "service").get(), privateJob + "/logs").statusCode(404);
+        given().auth().oauth2(Tokens.service()).contentType("application/json").body("{}")
+                .post("/api/v1/jobs/" + job + "/logs").then().statusCode(403).contentType("application/problem+json");
+    }
+
     @Test
     void pagingForwardAndBackwardVisitsEveryLineOnce() {
         List<String> all = lines(Tokens.alice(), job, "type", "user", "limit", "500");

@@ -143,8 +143,9 @@ public interface MetricsConfig {
     }
 
     interface RemoteWrite {
-        /** Realm role a remote-writer's token must carry (service-to-service; plain users get 403). */
-        @WithDefault("service")
+        /** Realm role a remote-writer's token must carry (service-to-service; plain users and the read-only platform
+         * identity, role {@code service}, get 403). */
+        @WithDefault("metrics-writer")
         String role();
 
         /** Samples per Kafka record (a record is one node's share of a request). */

@@ -90,7 +90,7 @@ public final class MetricsBenchmark {
             System.out.printf("stream: %,d samples in %,d requests (%,d series); query set: %,d samples%n", ingest.samples,
                     ingest.bodies.size(), nodes * 240, query.samples);
             sendJob(bootstrap, queryStart);
-            String service = Tokens.user("bench").roles("service").get();
+            String service = Tokens.user("bench").roles("metrics-writer").get();
             List<String[]> rows = new ArrayList<>();
             for (Systems.Proc p : List.of(jobmon, prom, vm)) {
                 boolean isJobmon = p == jobmon;

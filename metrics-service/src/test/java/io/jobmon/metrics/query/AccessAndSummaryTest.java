@@ -93,6 +93,23 @@ class AccessAndSummaryTest {
                 .body("find { it.name == 'net_rx' }.kind", equalTo("rate"));
     }
 
+    /** diagnosis-service's own token (role service, no tenant) reads any job's charts, and nothing else. */
+    @Test
+    void thePlatformsServiceTokenReadsAnyJobsChartsAndNothingElse() {
+        String shared = finishedJob("PRIVATE", List.of("carol"));
+        given().auth().oauth2(Tokens.service()).get("/api/v1/jobs/" + shared + "/metrics?metric=gpu_util&groupBy=gpu&step=60")
+                .then().statusCode(200).body("series.size()", equalTo(2));
+        given().auth().oauth2(Tokens.service()).get("/api/v1/jobs/no-such-job/metrics").then().statusCode(404);
+        // a person's token naming the role gains nothing (it is not the service client's)
+        given().auth().oauth2(Tokens.user("mallory").tenant("t2").roles("user", "service").get())
+                .get("/api/v1/jobs/" + shared + "/metrics").then().statusCode(404);
+        for (String path : List.of("/api/v1/nodes/any/metrics", "/api/v1/metrics/overview", "/api/v1/metrics/targets")) {
+            given().auth().oauth2(Tokens.service()).get(path).then().statusCode(403).contentType("application/problem+json");
+        }
+        given().auth().oauth2(Tokens.service()).contentType("application/x-protobuf").body(new byte[] {1})
+                .post("/api/v1/write").then().statusCode(403);
+    }
+
     @Test
     void aJobWhosePodsRunOnSeveralNodesIsKnownAndDoesNotHoldUpTheJobsAfterIt() {
         // Two pods on two nodes: no node's interval can name its pods from the snapshot alone.

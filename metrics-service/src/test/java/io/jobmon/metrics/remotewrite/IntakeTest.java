@@ -34,7 +34,7 @@ class IntakeTest {
     static final Instant T0 = Instant.parse("2025-07-01T08:00:00Z");
 
     static String service() {
-        return Tokens.user("prometheus").roles("service").get();
+        return Tokens.user("prometheus").roles("metrics-writer").get();
     }
 
     @Test
