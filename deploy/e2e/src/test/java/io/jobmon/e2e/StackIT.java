@@ -168,6 +168,7 @@ class StackIT {
         for (JsonNode check : health.get("checks")) {
             check.path("data").fields().forEachRemaining(e -> downstream.put(e.getKey(), e.getValue().asText()));
         }
+        assertEquals("false", downstream.remove("degraded"), "no service degraded: " + r.body());
         assertTrue(downstream.size() >= 5, "expected one entry per service behind the gateway: " + r.body());
         downstream.forEach((name, state) -> assertEquals("UP", state, name + " in " + r.body()));
     }
@@ -212,6 +213,7 @@ class StackIT {
         c.setGeneratedJwtId();
         c.setClaim("typ", "Bearer");
         c.setClaim("azp", "jobmon-ui");
+        c.setAudience("jobmon"); // the services accept only tokens meant for jobmon (JOBMON_OIDC_AUDIENCE)
         c.setClaim("preferred_username", "e2e-minted");
         c.setClaim("tenant", "t1");
         c.setStringListClaim("groups", "project-nlp");
