@@ -44,12 +44,12 @@ public final class EmbeddedKafka {
     /** The SASL listener's link (through which {@link #saslConfig()} connects); embedded broker only. */
     public static synchronized Link saslLink() {
         bootstrapServers();
-        Object[] handle = (Object[]) System.getProperties().get(SASL_LINK);
-        if (handle == null) {
+        String port = System.getProperty(SASL_LINK);
+        if (port == null) {
             throw new IllegalStateException("the SASL listener exists only on the embedded broker; unset " + ENV
                     + " to run the tests that need it");
         }
-        return new Link(handle);
+        return new Link(Integer.parseInt(port));
     }
 
     private static final String SASL_LINK = "jobmon.test.kafka.sasl-link";
@@ -70,7 +70,7 @@ public final class EmbeddedKafka {
             int controllerPort = freePort();
             int saslPort = freePort();
             TcpProxy saslLink = new TcpProxy("127.0.0.1", saslPort);
-            System.getProperties().put(SASL_LINK, SharedLinks.handle(saslLink));
+            System.setProperty(SASL_LINK, Integer.toString(saslLink.port()));
             Path dir = Files.createTempDirectory("jobmon-kafka-");
             Properties props = new Properties();
             props.put("process.roles", "broker,controller");

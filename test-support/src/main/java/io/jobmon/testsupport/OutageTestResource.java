@@ -17,11 +17,11 @@ public class OutageTestResource implements QuarkusTestResourceLifecycleManager {
 
     /** The service's link to PostgreSQL. */
     public static Link database() {
-        Object[] handle = (Object[]) System.getProperties().get(DATABASE_LINK);
-        if (handle == null) {
+        String port = System.getProperty(DATABASE_LINK);
+        if (port == null) {
             throw new IllegalStateException("OutageTestResource is not started");
         }
-        return new Link(handle);
+        return new Link(Integer.parseInt(port));
     }
 
     /** The service's link to the Kafka broker. */
@@ -33,8 +33,7 @@ public class OutageTestResource implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         EmbeddedPostgresDb.Connection c = EmbeddedPostgresDb.connection();
         URI target = URI.create(c.url());
-        Link database = new Link(SharedLinks.once(DATABASE_LINK,
-                () -> SharedLinks.handle(new TcpProxy(target.getHost(), target.getPort()))));
+        Link database = SharedLinks.link(DATABASE_LINK, () -> new TcpProxy(target.getHost(), target.getPort()));
         database.restore();
         EmbeddedKafka.saslLink().restore();
         String url = "postgresql://127.0.0.1:" + database.port() + target.getPath();

@@ -6,28 +6,28 @@ import java.util.function.Supplier;
  * What the test servers of this JVM share across Quarkus' class loaders. Each {@code @QuarkusTest} profile runs in
  * a class loader of its own, where the statics of this module start afresh; the servers must not (one broker, one
  * PostgreSQL per JVM: faster, and a broker's SASL provider is registered JVM-wide by the first class loader, so a
- * second broker could not authenticate anyone). Values live in the system properties as JDK types only.
+ * second broker could not authenticate anyone). They are found through system properties, strings only (libraries
+ * copy the system properties and expect strings): a server's address, and a link's port by name.
  */
 final class SharedLinks {
 
     private SharedLinks() {
     }
 
-    /** The JVM-wide value under {@code key}, made once by {@code create}. */
-    @SuppressWarnings("unchecked")
-    static synchronized <T> T once(String key, Supplier<T> create) {
+    /** The JVM-wide string under {@code key}, made once by {@code create}. */
+    static String once(String key, Supplier<String> create) {
         synchronized (System.getProperties()) {
-            Object v = System.getProperties().get(key);
+            String v = System.getProperty(key);
             if (v == null) {
                 v = create.get();
-                System.getProperties().put(key, v);
+                System.setProperty(key, v);
             }
-            return (T) v;
+            return v;
         }
     }
 
-    /** A cuttable link as JDK types: {@code {Integer port, Runnable cut, Runnable restore}}. */
-    static Object[] handle(TcpProxy proxy) {
-        return new Object[] {proxy.port(), (Runnable) proxy::cut, (Runnable) proxy::restore};
+    /** The link named {@code key}, its proxy made once (in whichever class loader asks first) by {@code create}. */
+    static Link link(String key, Supplier<TcpProxy> create) {
+        return new Link(Integer.parseInt(once(key, () -> Integer.toString(create.get().port()))));
     }
 }

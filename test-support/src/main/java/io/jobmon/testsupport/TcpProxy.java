@@ -19,6 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TcpProxy implements AutoCloseable {
 
+    static final String CUT = "cut";
+    static final String OPEN = "open";
+
     private final String targetHost;
     private final int targetPort;
     private final int port;
@@ -34,6 +37,36 @@ public final class TcpProxy implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         restore();
+        // Tests in other class loaders steer this proxy through system properties (see Link).
+        System.setProperty(wantKey(port), OPEN);
+        Thread control = new Thread(this::follow, "tcp-proxy-control-" + port);
+        control.setDaemon(true);
+        control.start();
+    }
+
+    static String wantKey(int port) {
+        return "jobmon.test.link." + port + ".want";
+    }
+
+    static String stateKey(int port) {
+        return "jobmon.test.link." + port + ".state";
+    }
+
+    private void follow() {
+        while (true) {
+            String want = System.getProperty(wantKey(port), OPEN);
+            if (CUT.equals(want)) {
+                cut();
+            } else {
+                restore();
+            }
+            System.setProperty(stateKey(port), want);
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
     }
 
     public int port() {
