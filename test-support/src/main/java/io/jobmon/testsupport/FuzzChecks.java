@@ -31,7 +31,7 @@ public abstract class FuzzChecks {
     static final String UNICODE = "作业-训练😀\u202e\u0301";
     /** Values for a path segment or a query parameter, already percent-encoded where they need it. */
     static final List<String> RAW_VALUES = List.of("%00", "a%00b", enc("\u0000"), enc(UNICODE), "x".repeat(4000), "-1",
-            "0", "1.5", "abc", "99999999999999999999", "1e309", enc("' OR '1'='1"), enc("a b"), "%ZZ", enc("<script>"),
+            "0", "1.5", "abc", "99999999999999999999", "1e309", enc("' OR '1'='1"), enc("a b"), enc("<script>"),
             "true", "null", enc("2026-13-45T99:99:99Z"));
 
     /** The caller of every request: a user with the platform role. */
@@ -39,8 +39,11 @@ public abstract class FuzzChecks {
         return Tokens.alice();
     }
 
-    /** The value of a path parameter when it is not the one being fuzzed: by default an id nothing has. */
-    protected String pathValue(String template, String parameter) {
+    /**
+     * The value of a path parameter when it is not the one being fuzzed: by default an id nothing has. A service
+     * may name a resource of the caller so that bodies reach their validation (keep destructive methods away).
+     */
+    protected String pathValue(String method, String template, String parameter) {
         return "fuzz-" + parameter;
     }
 
@@ -85,7 +88,7 @@ public abstract class FuzzChecks {
         String out = op.template();
         for (JsonNode p : op.parameters("path")) {
             String name = p.path("name").asText();
-            String v = name.equals(fuzzed) ? value : enc(pathValue(op.template(), name));
+            String v = name.equals(fuzzed) ? value : enc(pathValue(op.method(), op.template(), name));
             out = out.replace("{" + name + "}", v);
         }
         return out;
@@ -103,7 +106,7 @@ public abstract class FuzzChecks {
         Response r;
         try {
             r = req.request(op.method(), uri);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // URISyntaxException arrives unchecked through Groovy
             return; // the client itself refused to send it (an illegal URI): nothing reached the service
         }
         String what = op.name() + " " + abbreviate(uri) + (header != null ? " [" + header + "]" : "")

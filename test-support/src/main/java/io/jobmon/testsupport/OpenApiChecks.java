@@ -100,7 +100,27 @@ public abstract class OpenApiChecks {
             Files.writeString(repo, text, StandardCharsets.UTF_8);
         }
         JsonNode copy = Files.exists(repo) ? OpenApiDocument.read(repo).json() : null;
-        assertEquals(live, copy, "docs/openapi/" + service + ".json is not the served document: copy " + mine
-                + " there (or run this test with -Djobmon.openapi.update=true)");
+        if (!live.equals(copy)) {
+            throw new AssertionError("docs/openapi/" + service + ".json is not the served document (differs at "
+                    + differences(live, copy == null ? OpenApiDocument.JSON.createObjectNode() : copy, "") + "): copy "
+                    + mine + " there (or run this test with -Djobmon.openapi.update=true)");
+        }
+    }
+
+    /** Where two documents differ, as JSON pointers to the first few differing members. */
+    static List<String> differences(JsonNode a, JsonNode b, String at) {
+        List<String> out = new ArrayList<>();
+        if (a.isObject() && b.isObject()) {
+            java.util.Set<String> names = new java.util.TreeSet<>();
+            a.fieldNames().forEachRemaining(names::add);
+            b.fieldNames().forEachRemaining(names::add);
+            for (String n : names) {
+                if (!a.path(n).equals(b.path(n)) && out.size() < 10) {
+                    out.addAll(differences(a.path(n), b.path(n), at + "/" + n));
+                }
+            }
+            return out.size() > 10 ? out.subList(0, 10) : out;
+        }
+        return a.equals(b) ? out : List.of(at.isEmpty() ? "/" : at);
     }
 }

@@ -47,6 +47,12 @@ public class ApiJson implements ObjectMapperCustomizer {
         configure(mapper);
     }
 
+    /** Applied after Quarkus' own customizers (which register the Java time module): these rules win. */
+    @Override
+    public int priority() {
+        return MINIMUM_PRIORITY;
+    }
+
     /** Applies the API's rules to a mapper (also for tests and plain Jackson users). */
     public static ObjectMapper configure(ObjectMapper mapper) {
         SimpleModule module = new SimpleModule("jobmon-api");

@@ -17,7 +17,7 @@ import java.util.Map;
  * <li>a NUL byte anywhere in the URI ({@code %00}; PostgreSQL cannot store it) or a control character in a
  * header — 400 (a NUL inside a JSON string is refused by {@link ApiJson});</li>
  * <li>a body whose declared charset is not UTF-8 — 415: JSON is UTF-8 (RFC 8259), and a body read as something
- * else would be stored garbled.</li>
+ * else would be stored garbled (a request without a body may name any charset).</li>
  * </ul>
  */
 public final class RequestChecks {
@@ -51,7 +51,7 @@ public final class RequestChecks {
                 return invalid("header " + printable(h.getKey()), "field.control-characters");
             }
         }
-        String charset = charset(request.getHeader("Content-Type"));
+        String charset = hasBody(request) ? charset(request.getHeader("Content-Type")) : null;
         if (charset != null && !charset.equals("utf-8") && !charset.equals("utf8")) {
             return Problem.of(415, Text.of("problem.charset", printable(charset)));
         }
@@ -103,6 +103,12 @@ public final class RequestChecks {
             }
         }
         return false;
+    }
+
+    /** A body follows: a length above zero, or a chunked one. */
+    private static boolean hasBody(HttpServerRequest request) {
+        String te = request.getHeader("Transfer-Encoding");
+        return declaredLength(request) > 0 || te != null && te.toLowerCase(Locale.ROOT).contains("chunked");
     }
 
     private static long declaredLength(HttpServerRequest request) {

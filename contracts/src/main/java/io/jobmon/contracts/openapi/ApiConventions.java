@@ -20,7 +20,8 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
  * What every {@code /api} operation of every service has in common, added to the service's OpenAPI document so
  * that each one declares it truthfully without repeating it on every method ({@code mp.openapi.filter}):
  * <ul>
- * <li>the bearer security scheme, required by every operation;</li>
+ * <li>the bearer security scheme, required by every operation (the only scheme);</li>
+ * <li>times as RFC 3339 UTC to the millisecond;</li>
  * <li>the {@code Accept-Language} header ({@code zh-CN} or {@code en}) that picks the language of its texts;</li>
  * <li>the errors the shared HTTP layer may answer for any operation — 400 (malformed URI, NUL, bad parameters),
  * 401, 403 (no platform role), 429 (the gateway's rate limit), 503 (a dependency is down) — plus 404 where the
@@ -48,9 +49,17 @@ public class ApiConventions implements OASFilter {
         api.setComponents(components);
         components.addSchema(FIELD_ERROR, fieldError());
         components.addSchema(PROBLEM, problem());
+        if (components.getSecuritySchemes() != null) {
+            // One scheme: Quarkus' automatic one names the OIDC server's URL, which differs per deployment.
+            components.getSecuritySchemes().keySet().stream().toList().forEach(components::removeSecurityScheme);
+        }
         components.addSecurityScheme(BEARER, OASFactory.createSecurityScheme().type(SecurityScheme.Type.HTTP)
                 .scheme("bearer").bearerFormat("JWT")
                 .description("An access token of the platform's OIDC provider with the audience jobmon"));
+        if (components.getSchemas() != null && components.getSchemas().get("Instant") != null) {
+            components.getSchemas().get("Instant").examples(List.of("2026-01-31T08:00:00.000Z"))
+                    .description("RFC 3339 in UTC, to the millisecond");
+        }
         if (api.getPaths() == null || api.getPaths().getPathItems() == null) {
             return;
         }
