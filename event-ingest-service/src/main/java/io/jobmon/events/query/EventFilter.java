@@ -1,24 +1,22 @@
 package io.jobmon.events.query;
 
+import io.jobmon.contracts.api.Cursors;
+import io.jobmon.contracts.api.Limits;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /**
  * The query parameters of the events endpoint, checked: {@code from} (inclusive) and {@code to} (exclusive)
  * RFC 3339 times, {@code type} Normal or Warning, {@code reason}, {@code pod}, {@code limit} 1..500 (default 50)
- * and the opaque {@code cursor} of the previous page.
+ * and the opaque {@code cursor} of the previous page (contracts' {@link Cursors}). Every invalid one is named in one
+ * 400, in the reader's language.
  */
 public record EventFilter(Instant from, Instant to, String type, String reason, String pod, int limit,
         Instant afterTime, String afterUid) {
-
-    public static final int DEFAULT_LIMIT = 50;
-    public static final int MAX_LIMIT = 500;
 
     public static EventFilter of(String from, String to, String type, String reason, String pod, String limit,
             String cursor) {
@@ -30,42 +28,32 @@ public record EventFilter(Instant from, Instant to, String type, String reason, 
             if (type.equalsIgnoreCase("Normal") || type.equalsIgnoreCase("Warning")) {
                 normalType = Character.toUpperCase(type.charAt(0)) + type.substring(1).toLowerCase();
             } else {
-                errors.add(new Problem.FieldError("type", "must be Normal or Warning"));
+                errors.add(Problem.FieldError.of("type", "events.type"));
             }
         }
-        int n = DEFAULT_LIMIT;
-        if (limit != null && !limit.isBlank()) {
-            try {
-                n = Integer.parseInt(limit);
-            } catch (NumberFormatException e) {
-                n = -1;
-            }
-            if (n < 1 || n > MAX_LIMIT) {
-                errors.add(new Problem.FieldError("limit", "must be between 1 and " + MAX_LIMIT));
-            }
-        }
+        int n = Limits.parse(limit, errors);
         Instant afterTime = null;
         String afterUid = null;
         if (cursor != null && !cursor.isBlank()) {
             try {
-                String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\\|", 2);
-                afterTime = Instant.parse(parts[0]);
-                afterUid = parts[1];
+                List<String> parts = Cursors.decode(cursor, 2);
+                afterTime = Instant.parse(parts.get(0));
+                afterUid = parts.get(1);
             } catch (RuntimeException e) {
-                errors.add(new Problem.FieldError("cursor", "not a cursor of this list"));
+                errors.add(Problem.FieldError.of("cursor", "field.cursor"));
             }
         }
         if (f != null && t != null && !f.isBefore(t)) {
-            errors.add(new Problem.FieldError("to", "must be after 'from'"));
+            errors.add(Problem.FieldError.of("to", "events.window"));
         }
         if (!errors.isEmpty()) {
-            throw ApiException.badRequest("invalid query parameters", errors);
+            throw ApiException.badRequest(errors);
         }
         return new EventFilter(f, t, normalType, blankToNull(reason), blankToNull(pod), n, afterTime, afterUid);
     }
 
     public static String cursor(Instant time, String uid) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString((time + "|" + uid).getBytes(StandardCharsets.UTF_8));
+        return Cursors.encode(time.toString(), uid);
     }
 
     private static Instant time(String field, String value, List<Problem.FieldError> errors) {
@@ -75,7 +63,7 @@ public record EventFilter(Instant from, Instant to, String type, String reason, 
         try {
             return Instant.parse(value);
         } catch (DateTimeParseException e) {
-            errors.add(new Problem.FieldError(field, "must be an RFC 3339 time such as 2025-01-31T12:00:00Z"));
+            errors.add(Problem.FieldError.of(field, "field.time"));
             return null;
         }
     }

@@ -4,6 +4,7 @@ import io.jobmon.events.support.Times;
 import static io.jobmon.events.support.Times.instant;
 import static io.jobmon.events.support.Times.ts;
 
+import io.jobmon.contracts.api.Page;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -33,7 +34,7 @@ public class EventQueryRepository {
         this.pool = pool;
     }
 
-    public Uni<EventPage> page(String jobId, EventFilter f) {
+    public Uni<Page<EventItem>> page(String jobId, EventFilter f) {
         Tuple args = Tuple.tuple().addValue(jobId).addValue(ts(f.from())).addValue(ts(f.to())).addValue(f.type())
                 .addValue(f.reason()).addValue(f.pod()).addValue(ts(f.afterTime())).addValue(f.afterUid())
                 .addValue(f.limit() + 1);
@@ -50,7 +51,7 @@ public class EventQueryRepository {
                 items.add(item(r));
                 lastUid = r.getString("uid");
             }
-            return new EventPage(items, next);
+            return new Page<>(items, next);
         });
     }
 
@@ -58,7 +59,7 @@ public class EventQueryRepository {
         String kind = r.getString("object_kind");
         Integer omitted = r.getInteger("omitted_events");
         return new EventItem(instant(r.getOffsetDateTime("last_time")), r.getString("type"), r.getString("reason"),
-                r.getString("message"), r.getInteger("count"), instant(r.getOffsetDateTime("first_time")),
+                null, null, r.getString("message"), r.getInteger("count"), instant(r.getOffsetDateTime("first_time")),
                 instant(r.getOffsetDateTime("last_time")), "Pod".equals(kind) ? r.getString("object_name") : null,
                 new EventItem.InvolvedObject(kind, r.getString("object_name"), r.getString("namespace"),
                         r.getString("field_path")),
