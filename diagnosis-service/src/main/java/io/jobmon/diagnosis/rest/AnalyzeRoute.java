@@ -3,6 +3,8 @@ package io.jobmon.diagnosis.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jobmon.contracts.http.HttpFilters;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem;
 import io.jobmon.diagnosis.analysis.AnalysisRunner;
@@ -35,11 +37,13 @@ public class AnalyzeRoute {
     private final AnalysisRunner runner;
     private final ObjectMapper json;
     private final long maxBytes;
+    private final I18n i18n;
 
-    public AnalyzeRoute(AnalysisRunner runner, ObjectMapper json, DiagnosisConfig config) {
+    public AnalyzeRoute(AnalysisRunner runner, ObjectMapper json, DiagnosisConfig config, I18n i18n) {
         this.runner = runner;
         this.json = json;
         this.maxBytes = config.analyze().maxBundleSize().asLongValue();
+        this.i18n = i18n;
     }
 
     static final String ANALYZE = "/api/v1/diagnoses/analyze";
@@ -54,11 +58,11 @@ public class AnalyzeRoute {
     private void analyze(RoutingContext rc) {
         String type = rc.request().getHeader("Content-Type");
         if (type != null && !type.toLowerCase().contains("json")) {
-            HttpFilters.writeProblem(rc, Problem.of(415, "Unsupported Media Type", "send the bundle as application/json"));
+            HttpFilters.writeProblem(rc, Problem.of(415, Text.of("analyze.media-type")));
             return;
         }
         byte[] body = rc.body() == null || rc.body().buffer() == null ? new byte[0] : rc.body().buffer().getBytes();
-        runner.analyze(body, Languages.ofVertx(rc.acceptableLanguages())).subscribe().with(
+        runner.analyze(body, i18n.locale(rc.request().getHeader(I18n.ACCEPT_LANGUAGE))).subscribe().with(
                 diagnosis -> write(rc, diagnosis),
                 failure -> HttpFilters.writeProblem(rc, problem(failure, rc)));
     }
@@ -79,12 +83,12 @@ public class AnalyzeRoute {
             return ApiException.badRequest(e.field(), message).toProblem();
         }
         if (failure instanceof BundleJson.MalformedJson e) {
-            return ApiException.badRequest("$", "malformed JSON: " + e.getMessage()).toProblem();
+            return ApiException.invalid("$", "analyze.malformed", e.getMessage()).toProblem();
         }
         if (failure instanceof ApiException e) {
             return e.toProblem();
         }
         LOG.errorf(failure, "analysis failed on %s", rc.request().path());
-        return Problem.of(500, "Internal Server Error", "the analysis failed; quote the request id to the platform team");
+        return Problem.of(500, Text.of("problem.internal"));
     }
 }

@@ -13,9 +13,16 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.net.URI;
 import java.time.Instant;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** One diagnosis by id, and the feedback on it. */
@@ -37,6 +44,8 @@ public class DiagnosisResource {
     @GET
     @Operation(summary = "One diagnosis: status PENDING/RUNNING/DONE/FAILED and, when DONE, the result and the "
             + "missing sources. 404 when unknown or its job is not visible.")
+    @APIResponse(responseCode = "200", description = "the diagnosis", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DiagnosisView.class)))
     public Uni<DiagnosisView> get(@PathParam("id") String id) {
         return tasks.get(CallerFactory.fromToken(jwt), id).map(DiagnosisView::of);
     }
@@ -45,11 +54,16 @@ public class DiagnosisResource {
     @Path("/feedback")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Judge a DONE diagnosis: {verdict: ACCURATE|POOR, comment}; one verdict per user (a new one "
-            + "replaces it). 201; 400 invalid verdict; 404 not visible; 409 not DONE.")
-    public Uni<Response> feedback(@PathParam("id") String id, FeedbackRequest body) {
+            + "replaces it).")
+    @APIResponse(responseCode = "201", description = "the caller's verdict, as stored", headers = @Header(
+            name = "Location", description = "/api/v1/diagnoses/{id}/feedback", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = FeedbackView.class)))
+    @APIResponse(responseCode = "409", description = "the diagnosis is not DONE")
+    public Uni<Response> feedback(@PathParam("id") String id, @RequestBody(required = true) FeedbackRequest body) {
         FeedbackRequest r = body == null ? new FeedbackRequest(null, null) : body;
         return feedback.give(CallerFactory.fromToken(jwt), id, r.verdict() == null ? null : r.verdict().name(),
-                r.comment()).map(f -> Response.status(201).entity(view(f)).build());
+                r.comment()).map(f -> Response.status(201).location(URI.create("/api/v1/diagnoses/" + id + "/feedback"))
+                        .entity(view(f)).build());
     }
 
     private static FeedbackView view(Feedback f) {
@@ -57,6 +71,7 @@ public class DiagnosisResource {
     }
 
     /** A stored verdict. */
+    @Schema(requiredProperties = {"diagnosisId", "author", "verdict", "createdAt"})
     public record FeedbackView(String diagnosisId, String author, String verdict, String comment,
             Instant createdAt) {
     }

@@ -1,13 +1,14 @@
 package io.jobmon.diagnosis.rest;
 
 import io.jobmon.contracts.access.CallerFactory;
-import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.contracts.api.Limits;
+import io.jobmon.contracts.api.Page;
+import io.jobmon.contracts.i18n.I18n;
 import io.jobmon.diagnosis.task.Cursor;
 import io.jobmon.diagnosis.task.DiagnosisTask;
 import io.jobmon.diagnosis.task.TaskService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -22,6 +23,12 @@ import java.net.URI;
 import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** A job's diagnoses: ask a new one ({@code POST}, 202 + task) and the history, newest first ({@code GET}). */
@@ -32,20 +39,26 @@ public class JobDiagnosesResource {
 
     private final TaskService tasks;
     private final JsonWebToken jwt;
+    private final I18n i18n;
 
-    public JobDiagnosesResource(TaskService tasks, JsonWebToken jwt) {
+    public JobDiagnosesResource(TaskService tasks, JsonWebToken jwt, I18n i18n) {
         this.tasks = tasks;
         this.jwt = jwt;
+        this.i18n = i18n;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Ask a diagnosis of the job: window from/to (at most 30 min, default the last 30), metrics, "
-            + "hint. 202 + the task (poll GET /api/v1/diagnoses/{id}); 400 invalid field; 404 job not visible.")
+            + "hint; the summary and suggestion follow Accept-Language. Poll GET /api/v1/diagnoses/{id}.")
+    @APIResponse(responseCode = "202", description = "the task, PENDING", headers = @Header(name = "Location",
+            description = "/api/v1/diagnoses/{id}", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = DiagnosisView.class)))
     public Uni<Response> ask(@PathParam("id") String jobId, TaskRequest body, @Context HttpHeaders headers) {
         TaskRequest r = body == null ? new TaskRequest(null, null, null, null) : body;
         return tasks.ask(CallerFactory.fromToken(jwt), "Bearer " + jwt.getRawToken(), jobId, r.from(), r.to(),
-                r.metrics(), r.hint(), Languages.of(headers))
+                r.metrics(), r.hint(), i18n.locale(headers.getHeaderString(I18n.ACCEPT_LANGUAGE)))
                 .map(t -> Response.accepted(DiagnosisView.of(t))
                         .location(URI.create("/api/v1/diagnoses/" + t.id())).build());
     }
@@ -53,11 +66,12 @@ public class JobDiagnosesResource {
     @GET
     @Operation(summary = "The job's diagnoses, newest first, automatic ones included; paged by cursor and limit "
             + "(default 50, max 500). 404 when the job is not visible.")
-    public Uni<Page<DiagnosisView>> history(@PathParam("id") String jobId, @QueryParam("cursor") String cursor,
-            @QueryParam("limit") @DefaultValue("50") int limit) {
-        if (limit < 1 || limit > 500) {
-            throw ApiException.badRequest("limit", "between 1 and 500");
-        }
+    public Uni<Page<DiagnosisView>> history(@PathParam("id") String jobId,
+            @Parameter(description = "nextCursor of the previous page") @QueryParam("cursor") String cursor,
+            @Parameter(description = "1..500, default 50", schema = @Schema(type = SchemaType.INTEGER,
+                    minimum = "1", maximum = "500", defaultValue = "50")) @QueryParam("limit") String rawLimit) {
+        // A String, parsed strictly: a typed @QueryParam would answer limit=abc with a 404.
+        int limit = Limits.parse(rawLimit);
         Cursor after = Cursor.decode(cursor);
         return tasks.history(CallerFactory.fromToken(jwt), jobId, after, limit + 1).map(rows -> {
             List<DiagnosisTask> page = rows.size() > limit ? rows.subList(0, limit) : rows;
