@@ -11,7 +11,7 @@ Call with (dict "root" $ "name" "job-service").
     "QUARKUS_MANAGEMENT_PORT" "9000"
     "JOBMON_MANAGEMENT_PORT" "9000"
     "JOBMON_OIDC_AUDIENCE" $root.Values.oidc.audience
-    "JAVA_OPTS_APPEND" $root.Values.pod.javaOptions
+    "JAVA_OPTS_APPEND" (printf "-Dvertx.disableHttpHeadersValidation=true %s" $root.Values.pod.javaOptions)
     "JOBMON_OIDC_URL" (required "oidc.issuerUrl is required" $root.Values.oidc.issuerUrl) -}}
 {{- if include "jobmon.usesBackends" . -}}
 {{- $_ := set $env "JOBMON_DB_URL" (include "jobmon.pgUrl" $root) -}}

@@ -77,6 +77,10 @@ public class HttpFilters {
 
     void registerFailureHandler(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE).failureHandler(this::failure);
+        // What Vert.x Web refuses before any route runs (a path that does not decode: %zz) ends as a problem too.
+        for (int status : new int[] {400, 404, 405, 413, 414, 431, 500}) {
+            router.errorHandler(status, this::failure);
+        }
         // Whatever no route serves is a 404 problem, not Vert.x's plain text page.
         router.route().last().handler(rc -> writeProblem(rc, Problem.of(404, Text.of(ProblemMappers.NOT_FOUND))));
     }

@@ -92,6 +92,8 @@ public class Outbox {
     private final MultiGauge pendingGauge;
     private final MultiGauge oldestGauge;
     private volatile OutboxSender sender;
+    /** Topics this instance wrote to: their gauges read 0 when nothing waits, rather than disappearing. */
+    private final Set<String> topics = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** The service's outbox, sending with its own {@code kafka.*} settings. */
     @Inject
@@ -117,6 +119,7 @@ public class Outbox {
         if (keys.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
+        topics.add(topic);
         return tx.preparedQuery(APPEND).execute(Tuple.of(topic, keys.toArray(String[]::new),
                 payloads.toArray(String[]::new))).replaceWithVoid();
     }
@@ -130,6 +133,7 @@ public class Outbox {
      * compacted topic: a job's previous snapshot) is replaced rather than sent too.
      */
     public Uni<Void> replace(SqlClient tx, String topic, String key, String payload) {
+        topics.add(topic);
         return tx.preparedQuery(REPLACE).execute(Tuple.of(topic, key, payload)).replaceWithVoid();
     }
 
@@ -155,10 +159,19 @@ public class Outbox {
         return pool.query(BACKLOG).execute().invoke(rows -> {
             List<MultiGauge.Row<?>> pending = new ArrayList<>();
             List<MultiGauge.Row<?>> oldest = new ArrayList<>();
+            Set<String> waiting = new HashSet<>();
             for (Row r : rows) {
                 Tags tags = Tags.of("topic", r.getString("topic"));
+                waiting.add(r.getString("topic"));
+                topics.add(r.getString("topic"));
                 pending.add(MultiGauge.Row.of(tags, r.getLong("n")));
                 oldest.add(MultiGauge.Row.of(tags, r.getDouble("oldest")));
+            }
+            for (String t : topics) {
+                if (!waiting.contains(t)) {
+                    pending.add(MultiGauge.Row.of(Tags.of("topic", t), 0));
+                    oldest.add(MultiGauge.Row.of(Tags.of("topic", t), 0));
+                }
             }
             pendingGauge.register(pending, true);
             oldestGauge.register(oldest, true);

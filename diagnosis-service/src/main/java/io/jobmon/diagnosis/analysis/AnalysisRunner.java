@@ -1,8 +1,10 @@
 package io.jobmon.diagnosis.analysis;
 
+import io.jobmon.diagnosis.engine.EngineJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.diagnosis.config.DiagnosisConfig;
+import io.jobmon.diagnosis.engine.BilingualDiagnosis;
 import io.jobmon.diagnosis.engine.Diagnosis;
 import io.jobmon.diagnosis.engine.DiagnosisEngine;
 import io.jobmon.diagnosis.engine.EvidenceBundle;
@@ -58,7 +60,16 @@ public class AnalysisRunner {
 
     /** Parses raw JSON bytes, then analyses; malformed JSON fails with Jackson's exception (a 400). */
     public Uni<Diagnosis> analyze(byte[] json, Locale locale) {
-        return run(() -> engine.analyze(EvidenceBundle.fromJson(BundleJson.read(json)), locale));
+        return run(() -> engine.analyze(EvidenceBundle.fromJson(EngineJson.readBundle(json)), locale));
+    }
+
+    /**
+     * One analysis in both languages, blocking the calling worker thread: for tasks (automatic ones have no
+     * reader whose language is known; the result is shown in each reader's language).
+     */
+    public BilingualDiagnosis analyzeBilingualBlocking(JsonNode bundle) {
+        return run(() -> engine.analyzeBilingual(EvidenceBundle.fromJson(bundle)))
+                .await().atMost(timeout.plusSeconds(1));
     }
 
     /** The same, blocking the calling worker thread: for tasks, which already run off the event loop. */
@@ -66,8 +77,8 @@ public class AnalysisRunner {
         return analyze(bundle, locale).await().atMost(timeout.plusSeconds(1));
     }
 
-    private Uni<Diagnosis> run(Supplier<Diagnosis> work) {
-        CompletableFuture<Diagnosis> future;
+    private <T> Uni<T> run(Supplier<T> work) {
+        CompletableFuture<T> future;
         try {
             future = CompletableFuture.supplyAsync(work, pool);
         } catch (RejectedExecutionException e) {

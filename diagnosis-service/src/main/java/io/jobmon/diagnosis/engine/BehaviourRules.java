@@ -7,20 +7,28 @@ import java.util.Map;
 
 /**
  * Behaviour of a job that runs: clock throttling (reasons bitmask, temperature, clocks, falling
- * speed), data-loading bottleneck (saw-tooth utilisation, data time in the progress lines) and a
- * real slowdown against the job's own baseline.
+ * speed), data-loading bottleneck (saw-tooth utilisation, data time in the progress lines, or the
+ * frameworks' own "the data loader is too slow" hints with starved GPUs) and a real slowdown against
+ * the job's own baseline.
  */
 final class BehaviourRules {
+
+    /** Marker of the frameworks' data-loader hints (Lightning's few-workers warning, MindSpore's slow generator). */
+    static final String DATA_HINT = "data-hint";
+    /** Mean GPU utilisation below this, with a data-loader hint, means the GPUs wait for input. */
+    private static final double STARVED_UTIL = 50;
+    /** The hint repeated this often through the window says so on its own (no metrics needed). */
+    private static final int REPEATED_HINT = 3;
 
     private BehaviourRules() {
     }
 
     static void collect(MetricReport metrics, SpeedReport speed, EngineSettings s, PatternCatalogue catalogue,
-                        EvidenceBundle bundle, Map<Category, Candidate> out) {
+                        EvidenceBundle bundle, MatchSet matches, Map<Category, Candidate> out) {
         boolean speedFalling = speed.hasRates() && speed.baselineRate() > 0
                 && speed.recentRate() < 0.85 * speed.baselineRate();
         thermal(metrics, speedFalling, s, catalogue, out);
-        dataLoading(metrics, speed, catalogue, bundle, out);
+        dataLoading(metrics, speed, catalogue, bundle, matches, out);
         slowdown(speed, catalogue, bundle, out);
     }
 
@@ -39,23 +47,25 @@ final class BehaviourRules {
             } else {
                 continue;
             }
+            String reasons = reasons(t.mask());
             String since = t.firstThermal() == null ? "" : " from " + Fmt.clock(t.firstThermal());
             String temp = Double.isNaN(t.maxTemp()) ? "" : ", max temperature " + Fmt.num(t.maxTemp()) + " C";
             String clock = Double.isNaN(t.clockRatio()) ? "" : ", SM clock " + Fmt.percent(t.clockRatio()) + " of its start";
-            String text = "throttle reasons " + reasons(t.mask()) + " on GPU " + t.gpu() + since + temp + clock;
-            Localized detail = new Localized("throttle reasons " + reasons(t.mask()) + since + temp + clock,
-                    (t.firstThermal() == null ? "" : "自 " + Fmt.clock(t.firstThermal()) + " 起") + "降频原因 "
-                            + reasons(t.mask())
-                            + (Double.isNaN(t.maxTemp()) ? "" : "，最高温度 " + Fmt.num(t.maxTemp()) + " C")
-                            + (Double.isNaN(t.clockRatio()) ? "" : "，SM 时钟降至初始的 " + Fmt.percent(t.clockRatio())));
+            String sinceZh = t.firstThermal() == null ? "" : "自 " + Fmt.clock(t.firstThermal()) + " 起";
+            String tempZh = Double.isNaN(t.maxTemp()) ? "" : "，最高温度 " + Fmt.num(t.maxTemp()) + " C";
+            String clockZh = Double.isNaN(t.clockRatio()) ? "" : "，SM 时钟降至初始的 " + Fmt.percent(t.clockRatio());
+            Localized detail = new Localized("throttle reasons " + reasons + since + temp + clock,
+                    sinceZh + "降频原因 " + reasons + tempZh + clockZh);
+            Localized text = new Localized("throttle reasons " + reasons + " on GPU " + t.gpu() + since + temp + clock,
+                    "GPU " + t.gpu() + " " + sinceZh + "降频原因 " + reasons + tempZh + clockZh);
             out.computeIfAbsent(Category.GPU_THERMAL_THROTTLING, k -> new Candidate(catalogue.category(k)))
                     .support(w, true, t.firstThermal(), t.pod(), host(t.gpu()), detail)
-                    .evidence(new Evidence(Evidence.METRIC, t.firstThermal(), t.pod(), text), w);
+                    .evidence(new BilingualEvidence(Evidence.METRIC, t.firstThermal(), t.pod(), text), w);
         }
     }
 
     private static void dataLoading(MetricReport metrics, SpeedReport speed, PatternCatalogue catalogue,
-                                    EvidenceBundle bundle, Map<Category, Candidate> out) {
+                                    EvidenceBundle bundle, MatchSet matches, Map<Category, Candidate> out) {
         List<MetricReport.Util> saw = new ArrayList<>();
         for (MetricReport.Util u : metrics.util()) {
             if (u.sawtooth()) {
@@ -64,18 +74,24 @@ final class BehaviourRules {
         }
         boolean sawtooth = !saw.isEmpty() && saw.size() * 2 >= metrics.util().size();
         boolean dataBound = speed.dataWaitRatio() >= 0.5;
-        if (!sawtooth && !dataBound) {
+        List<Finding> hints = matches.markers(DATA_HINT);
+        double meanUtil = metrics.util().stream().mapToDouble(MetricReport.Util::mean).average().orElse(Double.NaN);
+        boolean starved = !hints.isEmpty() && !Double.isNaN(meanUtil) && meanUtil < STARVED_UTIL;
+        boolean repeated = hints.size() >= REPEATED_HINT && (Double.isNaN(meanUtil) || meanUtil < STARVED_UTIL);
+        if (!sawtooth && !dataBound && !starved && !repeated) {
             return;
         }
         Candidate c = out.computeIfAbsent(Category.DATA_LOADING_BOTTLENECK, k -> new Candidate(catalogue.category(k)));
         if (sawtooth) {
             MetricReport.Util u = saw.get(0);
-            String text = String.format(Locale.ROOT, "GPU utilisation saw-tooth on %d of %d GPUs (e.g. %s: %d busy/idle "
-                    + "alternations, mean %.0f %%)", saw.size(), metrics.util().size(), u.gpu(), u.transitions(), u.mean());
-            c.support(dataBound ? 0.85 : 0.7, true, u.first(), u.pod(), host(u.gpu()),
+            Localized text = new Localized(String.format(Locale.ROOT, "GPU utilisation saw-tooth on %d of %d GPUs (e.g. %s: "
+                    + "%d busy/idle alternations, mean %.0f %%)", saw.size(), metrics.util().size(), u.gpu(), u.transitions(),
+                    u.mean()), String.format(Locale.ROOT, "%d/%d 块 GPU 的利用率呈锯齿状（如 %s：忙闲交替 %d 次，平均 %.0f %%）",
+                    saw.size(), metrics.util().size(), u.gpu(), u.transitions(), u.mean()));
+            c.support(dataBound || !hints.isEmpty() ? 0.85 : 0.7, true, u.first(), u.pod(), host(u.gpu()),
                             new Localized("saw-tooth GPU utilisation, mean " + Math.round(u.mean()) + " %",
                                     "GPU 利用率呈锯齿状，平均 " + Math.round(u.mean()) + " %"))
-                    .evidence(new Evidence(Evidence.METRIC, u.first(), u.pod(), text), 0.7);
+                    .evidence(new BilingualEvidence(Evidence.METRIC, u.first(), u.pod(), text), 0.7);
         }
         if (dataBound) {
             ProgressPoint p = speed.lastPoint();
@@ -87,6 +103,23 @@ final class BehaviourRules {
                 c.evidence(logEvidence(bundle, p), 0.75);
             }
         }
+        if (starved || repeated) {
+            Finding h = hints.get(hints.size() - 1);
+            Localized detail = starved
+                    ? new Localized(String.format(Locale.ROOT, "the framework warns that the data loader is too slow and the "
+                    + "GPUs are only %.0f %% busy", meanUtil), String.format(Locale.ROOT, "框架提示数据加载过慢，GPU 平均利用率仅 %.0f %%",
+                    meanUtil))
+                    : new Localized("the framework warned " + hints.size() + " times that the input pipeline is too slow",
+                    "框架 " + hints.size() + " 次提示输入数据流水线过慢");
+            c.support(starved && sawtooth ? 0.85 : 0.7, true, h.time(), h.pod(), h.node(), detail)
+                    .evidence(h.toEvidence(), 0.72);
+            if (starved) {
+                MetricReport.Util u = metrics.util().get(0);
+                c.evidence(new BilingualEvidence(Evidence.METRIC, u.first(), u.pod(), new Localized(
+                        String.format(Locale.ROOT, "mean GPU utilisation %.0f %% over %d GPUs", meanUtil, metrics.util().size()),
+                        String.format(Locale.ROOT, "%d 块 GPU 平均利用率 %.0f %%", metrics.util().size(), meanUtil))), 0.7);
+            }
+        }
     }
 
     private static void slowdown(SpeedReport speed, PatternCatalogue catalogue, EvidenceBundle bundle,
@@ -95,22 +128,24 @@ final class BehaviourRules {
             return;
         }
         double ratio = speed.recentRate() / speed.baselineRate();
-        String text = "real speed fell from " + Fmt.rate(speed.baselineRate()) + " to " + Fmt.rate(speed.recentRate())
+        String en = "real speed fell from " + Fmt.rate(speed.baselineRate()) + " to " + Fmt.rate(speed.recentRate())
                 + " (" + Fmt.percent(ratio) + " of its baseline)"
                 + (speed.slowSince() == null ? "" : " since about " + Fmt.clock(speed.slowSince()));
-        Localized detail = new Localized(text, "实际速度从 " + Fmt.rate(speed.baselineRate()) + " 降到 "
-                + Fmt.rate(speed.recentRate()) + "（为基线的 " + Fmt.percent(ratio) + "）");
+        String zh = "实际速度从 " + Fmt.rate(speed.baselineRate()) + " 降到 " + Fmt.rate(speed.recentRate())
+                + "（为基线的 " + Fmt.percent(ratio) + "）"
+                + (speed.slowSince() == null ? "" : "，约自 " + Fmt.clock(speed.slowSince()) + " 起");
+        Localized text = new Localized(en, zh);
         ProgressPoint last = speed.lastPoint();
         out.computeIfAbsent(Category.TRAINING_SLOWDOWN, k -> new Candidate(catalogue.category(k)))
-                .support(ratio < 0.5 ? 0.85 : 0.75, true, speed.slowSince(), last.pod(), null, detail)
-                .evidence(new Evidence(Evidence.LOG, speed.slowSince(), last.pod(), text), 0.8)
+                .support(ratio < 0.5 ? 0.85 : 0.75, true, speed.slowSince(), last.pod(), null, text)
+                .evidence(new BilingualEvidence(Evidence.LOG, speed.slowSince(), last.pod(), text), 0.8)
                 .evidence(logEvidence(bundle, speed.firstPoint()), 0.7)
                 .evidence(logEvidence(bundle, last), 0.75);
     }
 
-    static Evidence logEvidence(EvidenceBundle bundle, ProgressPoint p) {
+    static BilingualEvidence logEvidence(EvidenceBundle bundle, ProgressPoint p) {
         EvidenceBundle.LogLine l = bundle.logs().get(p.logIndex());
-        return new Evidence(Evidence.LOG, l.time(), l.pod(), SourceTexts.clip(l.line(), PatternMatcher.QUOTE_LIMIT));
+        return BilingualEvidence.quote(Evidence.LOG, l.time(), l.pod(), SourceTexts.clip(l.line(), PatternMatcher.QUOTE_LIMIT));
     }
 
     static String reasons(long mask) {

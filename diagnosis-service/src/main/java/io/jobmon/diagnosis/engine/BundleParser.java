@@ -1,25 +1,34 @@
 package io.jobmon.diagnosis.engine;
 
-import static io.jobmon.diagnosis.engine.JsonFields.bool;
-import static io.jobmon.diagnosis.engine.JsonFields.integer;
-import static io.jobmon.diagnosis.engine.JsonFields.object;
-import static io.jobmon.diagnosis.engine.JsonFields.requireObject;
-import static io.jobmon.diagnosis.engine.JsonFields.scalarText;
-import static io.jobmon.diagnosis.engine.JsonFields.text;
-import static io.jobmon.diagnosis.engine.JsonFields.time;
+import static io.jobmon.diagnosis.engine.EngineJson.bool;
+import static io.jobmon.diagnosis.engine.EngineJson.integer;
+import static io.jobmon.diagnosis.engine.EngineJson.object;
+import static io.jobmon.diagnosis.engine.EngineJson.requireObject;
+import static io.jobmon.diagnosis.engine.EngineJson.scalarText;
+import static io.jobmon.diagnosis.engine.EngineJson.text;
+import static io.jobmon.diagnosis.engine.EngineJson.time;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 
-/** Validating JSON to {@link EvidenceBundle} conversion; every error names its JSON path. */
+/**
+ * Validating JSON to {@link EvidenceBundle} conversion; every error names its JSON path.
+ *
+ * <p>Top-level keys: the contract's {@code job}, {@code pods}, {@code events}, {@code logs}, {@code metrics},
+ * {@code window}, {@code hint}, and the optional {@code missingSources}: an array naming the sources the service
+ * could not reach for this diagnosis, each one of {@code job}, {@code pods}, {@code events}, {@code logs},
+ * {@code metrics} (case-insensitive; another name is a 400 at {@code missingSources[i]}). Missing sources lower the
+ * confidence and can turn an undecided analysis into {@code UNKNOWN}; they never make the engine guess. Other keys
+ * are ignored.
+ */
 final class BundleParser {
 
     private BundleParser() {
@@ -36,21 +45,28 @@ final class BundleParser {
                 list(root, "logs", BundleParser::log),
                 list(root, "metrics", BundleParser::metric),
                 window(object(root, "window", "window")),
-                text(root, "hint", "hint"));
+                text(root, "hint", "hint"),
+                missingSources(root.get("missingSources")));
     }
 
-    /** Parses an RFC 3339 time ({@code Z} or offset, {@code T} or space); {@code null} if it is not one. */
-    static Instant parseInstant(String text) {
-        String s = text.trim();
-        try {
-            return Instant.parse(s);
-        } catch (DateTimeParseException e) {
-            try {
-                return OffsetDateTime.parse(s.replace(' ', 'T').replace('z', 'Z')).toInstant();
-            } catch (DateTimeParseException e2) {
-                return null;
-            }
+    private static Set<String> missingSources(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return Set.of();
         }
+        if (!n.isArray()) {
+            throw new BundleValidationException("missingSources", "must be an array of source names");
+        }
+        Set<String> out = new LinkedHashSet<>();
+        for (int i = 0; i < n.size(); i++) {
+            JsonNode s = n.get(i);
+            String name = s != null && s.isTextual() ? s.asText().trim().toLowerCase(Locale.ROOT) : null;
+            if (name == null || !EvidenceBundle.SOURCES.contains(name)) {
+                throw new BundleValidationException("missingSources[" + i + "]",
+                        "must be one of job, pods, events, logs, metrics");
+            }
+            out.add(name);
+        }
+        return out;
     }
 
     private static EvidenceBundle.Job job(JsonNode n) {
@@ -135,7 +151,7 @@ final class BundleParser {
         JsonNode t = s.get(0);
         Instant time;
         if (t.isTextual()) {
-            time = parseInstant(t.asText());
+            time = EngineJson.parseInstant(t.asText());
         } else if (t.isNumber()) {
             time = Instant.ofEpochMilli(Math.round(t.asDouble() * 1000.0));
         } else {

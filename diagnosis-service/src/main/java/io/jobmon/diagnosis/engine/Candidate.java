@@ -10,11 +10,12 @@ import java.util.Set;
 
 /**
  * Everything found for one category: how strongly the evidence supports it, whether any of it is a
- * cause rather than a symptom, when it began, where, and the evidence to quote.
+ * cause rather than a symptom, when it began, where, the evidence to quote, and an action that
+ * replaces the category's default when the evidence says so (a quota the request can never fit).
  */
 final class Candidate {
 
-    private record Weighted(Evidence evidence, double weight, int order) {
+    private record Weighted(BilingualEvidence evidence, double weight, int order) {
     }
 
     final Category category;
@@ -27,6 +28,8 @@ final class Candidate {
     private String node;
     private Localized detail = Localized.of("");
     private double detailWeight = -1;
+    private Action action;
+    private CategoryGroup group;
     private final Set<String> sources = new HashSet<>();
     private final List<Weighted> evidence = new ArrayList<>();
     private int order;
@@ -53,12 +56,40 @@ final class Candidate {
         return this;
     }
 
-    Candidate evidence(Evidence e, double weight) {
+    Candidate evidence(BilingualEvidence e, double weight) {
         evidence.add(new Weighted(e, weight, order++));
         if (e != null) {
             sources.add(e.source());
         }
         return this;
+    }
+
+    /** The action the evidence calls for instead of the category's default (the strongest reason wins). */
+    Candidate action(Action a, Localized why) {
+        if (a != null) {
+            action = a;
+            if (why != null && !why.isEmpty()) {
+                detail = detail.append("; ", "；", why);
+            }
+        }
+        return this;
+    }
+
+    Action action() {
+        return action;
+    }
+
+    /** Ranks in {@code g} instead of its category's group (see {@link PatternCatalogue.PatternSpec#group()}). */
+    Candidate actsIn(CategoryGroup g) {
+        if (g != null) {
+            group = g;
+        }
+        return this;
+    }
+
+    /** The precedence group it ranks in. */
+    CategoryGroup group() {
+        return group != null ? group : spec.group();
     }
 
     /** Best weight plus a small bonus when several patterns or sources agree. */
@@ -69,6 +100,11 @@ final class Candidate {
 
     boolean hasCause() {
         return cause;
+    }
+
+    /** All its evidence is pod or container state (an exit code, a reason), nothing from logs, events or metrics. */
+    boolean onlyPodState() {
+        return !sources.isEmpty() && sources.stream().allMatch(Evidence.POD::equals);
     }
 
     Instant onset() {
@@ -88,16 +124,16 @@ final class Candidate {
     }
 
     /** The strongest distinct evidence items, most decisive first. */
-    List<Evidence> topEvidence(int max) {
+    List<BilingualEvidence> topEvidence(int max) {
         List<Weighted> sorted = new ArrayList<>(evidence);
         sorted.sort(Comparator.comparingDouble(Weighted::weight).reversed().thenComparingInt(Weighted::order));
         Set<String> seen = new LinkedHashSet<>();
-        List<Evidence> out = new ArrayList<>();
+        List<BilingualEvidence> out = new ArrayList<>();
         for (Weighted w : sorted) {
             if (out.size() >= max) {
                 break;
             }
-            if (seen.add(w.evidence().source() + "|" + w.evidence().text())) {
+            if (seen.add(w.evidence().source() + "|" + w.evidence().text().en())) {
                 out.add(w.evidence());
             }
         }

@@ -62,9 +62,20 @@ final class CatalogueReader {
             for (JsonNode r : n.path("related")) {
                 related.add(Category.valueOf(r.asText()));
             }
-            return new PatternCatalogue.CategorySpec(c, action, group, n.path("rank").asInt(0),
-                    localized(n.path("summary")), localized(n.path("suggestion")), strings(n.path("resolvedBy"), false),
-                    related);
+            Localized summary = localized(n.path("summary"));
+            Localized unplaced = localized(n.path("summaryUnplaced"));
+            boolean placed = summary.en().contains("{pod}") || summary.en().contains("{node}")
+                    || summary.zh().contains("{pod}") || summary.zh().contains("{node}");
+            if (summary.isEmpty() || (placed && unplaced.isEmpty())) {
+                throw new IllegalArgumentException("needs a summary, and a summaryUnplaced when the summary names {pod} or {node}");
+            }
+            if (unplaced.en().contains("{pod}") || unplaced.en().contains("{node}")
+                    || unplaced.zh().contains("{pod}") || unplaced.zh().contains("{node}")) {
+                throw new IllegalArgumentException("summaryUnplaced may only use {job}");
+            }
+            return new PatternCatalogue.CategorySpec(c, action, group, n.path("rank").asInt(0), summary,
+                    unplaced.isEmpty() ? summary : unplaced, localized(n.path("suggestion")),
+                    localized(n.path("suggestionNoLog")), strings(n.path("resolvedBy"), false), related);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + e.getMessage(), e);
         }
@@ -111,9 +122,29 @@ final class CatalogueReader {
         String detail = n.hasNonNull("detail") ? n.get("detail").asText() : null;
         checkGroup(where, regex, quote, "quote");
         checkGroup(where, regex, detail, "detail");
+        Action action = null;
+        if (n.hasNonNull("action")) {
+            try {
+                action = Action.valueOf(n.get("action").asText());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + "unknown action " + n.get("action").asText());
+            }
+        }
+        double failedPodNode = n.path("failedPodNodeWeight").asDouble(0);
+        if (failedPodNode < 0 || failedPodNode > 1) {
+            throw new IllegalArgumentException(where + "failedPodNodeWeight must be in [0, 1]");
+        }
+        CategoryGroup group = null;
+        if (n.hasNonNull("group")) {
+            try {
+                group = CategoryGroup.valueOf(n.get("group").asText().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + "unknown group " + n.get("group").asText());
+            }
+        }
         return new PatternCatalogue.PatternSpec(id, category, marker, sources, keywords,
                 strings(n.path("exclude"), true), regex, weight, n.path("priority").asInt(50),
-                "symptom".equals(n.path("role").asText("cause")), quote, detail);
+                "symptom".equals(n.path("role").asText("cause")), quote, detail, action, failedPodNode, group);
     }
 
     private static void checkGroup(String where, Pattern regex, String group, String field) {

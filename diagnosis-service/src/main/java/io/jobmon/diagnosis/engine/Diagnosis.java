@@ -5,13 +5,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The answer of the {@link DiagnosisEngine}: one root-cause category, quoted evidence, a suggestion,
- * the action to take, a confidence in [0, 1] and related categories.
+ * The answer of the {@link DiagnosisEngine} in one language: one root-cause category, quoted evidence, a
+ * suggestion, the action to take, a confidence in [0, 1] and related categories. The same analysis in both
+ * languages is a {@link BilingualDiagnosis}; {@link BilingualDiagnosis#in(java.util.Locale)} gives this.
  *
  * <p>Serialises with any Jackson {@code ObjectMapper} to exactly the contract's JSON
  * ({@code category, summary, evidence, suggestion, action, confidence, related}); enums are written
  * as their names and evidence times as RFC 3339 strings (see {@link Evidence} and
- * {@link InstantJson}), so the REST layer does not need to register {@code JavaTimeModule} for it.
+ * {@link EngineJson}), so the REST layer does not need to register {@code JavaTimeModule} for it.
  *
  * @param category   the root cause
  * @param summary    one line, in the requested language

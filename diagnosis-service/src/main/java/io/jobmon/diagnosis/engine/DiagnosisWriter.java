@@ -1,9 +1,15 @@
 package io.jobmon.diagnosis.engine;
 
 import java.util.List;
-import java.util.Locale;
 
-/** Builds the {@link Diagnosis}: summary and suggestion in the requested language, evidence cap, action. */
+/**
+ * Builds the {@link BilingualDiagnosis}: summary and suggestion in both languages, evidence cap, action.
+ *
+ * <p>A summary names only what it knows: {@code {pod}} is a pod, {@code {node}} a node; when the
+ * template needs one the evidence does not give, the category's {@code summaryUnplaced} (which names
+ * the job) is used. A suggestion that refers to quoted log lines is replaced by the category's
+ * {@code suggestionNoLog} when no log line is quoted.
+ */
 final class DiagnosisWriter {
 
     private final PatternCatalogue catalogue;
@@ -14,25 +20,31 @@ final class DiagnosisWriter {
         this.maxEvidence = settings.maxEvidence();
     }
 
-    Diagnosis write(Candidate winner, double confidence, List<Category> related, JobContext ctx, Locale locale) {
+    BilingualDiagnosis write(Candidate winner, double confidence, List<Category> related, JobContext ctx) {
         return build(winner.category, winner.pod(), winner.node(), winner.detail(), winner.topEvidence(maxEvidence),
-                confidence, related, null, ctx, locale);
+                confidence, related, winner.action(), ctx);
     }
 
-    Diagnosis build(Category category, String pod, String node, Localized detail, List<Evidence> evidence,
-                    double confidence, List<Category> related, Action action, JobContext ctx, Locale locale) {
+    BilingualDiagnosis build(Category category, String pod, String node, Localized detail,
+                             List<BilingualEvidence> evidence, double confidence, List<Category> related,
+                             Action action, JobContext ctx) {
         PatternCatalogue.CategorySpec spec = catalogue.category(category);
         String job = ctx.jobName();
-        String where = pod != null ? pod : node != null ? node : job;
-        String host = node != null ? node : ctx.nodeOf(pod) != null ? ctx.nodeOf(pod) : where;
-        String summary = spec.summary().in(locale).replace("{pod}", where).replace("{node}", host).replace("{job}", job);
-        String d = detail == null ? "" : detail.in(locale);
-        if (!d.isBlank()) {
-            summary = summary + (Localized.isChinese(locale) ? "：" : ": ") + d;
+        String host = node != null ? node : ctx.nodeOf(pod);
+        Localized template = spec.summaryFor(pod != null, host != null);
+        Localized summary = new Localized(fill(template.en(), pod, host, job), fill(template.zh(), pod, host, job));
+        if (detail != null && !detail.isEmpty()) {
+            summary = summary.append(": ", "：", detail);
         }
         Action chosen = category == Category.HEALTHY ? Action.NONE : action != null ? action : spec.action();
-        List<Evidence> quoted = evidence.size() > maxEvidence ? evidence.subList(0, maxEvidence) : evidence;
-        return new Diagnosis(category, summary, quoted, spec.suggestion().in(locale), chosen,
-                Math.round(confidence * 100) / 100.0, related);
+        List<BilingualEvidence> quoted = evidence.size() > maxEvidence ? evidence.subList(0, maxEvidence) : evidence;
+        boolean logQuoted = quoted.stream().anyMatch(e -> Evidence.LOG.equals(e.source()));
+        return new BilingualDiagnosis(category, summary, quoted, spec.suggestionFor(logQuoted), chosen,
+                Math.max(0, Math.min(1, Math.round(confidence * 100) / 100.0)), related);
+    }
+
+    private static String fill(String template, String pod, String node, String job) {
+        return template.replace("{pod}", pod == null ? "" : pod).replace("{node}", node == null ? "" : node)
+                .replace("{job}", job);
     }
 }

@@ -11,7 +11,7 @@ import java.util.Objects;
  * window or a job field, so a person can check the conclusion.
  *
  * <p>JSON: {@code {"source": "log", "time": "2026-07-13T10:14:59Z", "pod": "w-0", "text": "..."}}.
- * {@code time} is written as an RFC 3339 string by {@link InstantJson} (no JavaTimeModule needed);
+ * {@code time} is written as an RFC 3339 string by {@link EngineJson} (no JavaTimeModule needed);
  * {@code time} and {@code pod} may be {@code null}.
  *
  * @param source one of {@link #LOG}, {@link #EVENT}, {@link #POD}, {@link #METRIC}, {@link #JOB}
@@ -22,8 +22,8 @@ import java.util.Objects;
 @JsonPropertyOrder({"source", "time", "pod", "text"})
 public record Evidence(
         String source,
-        @JsonSerialize(using = InstantJson.Serializer.class)
-        @JsonDeserialize(using = InstantJson.Deserializer.class)
+        @JsonSerialize(using = EngineJson.InstantSerializer.class)
+        @JsonDeserialize(using = EngineJson.InstantDeserializer.class)
         Instant time,
         String pod,
         String text) {

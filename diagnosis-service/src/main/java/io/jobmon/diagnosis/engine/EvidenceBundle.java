@@ -4,15 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Everything the engine looks at for one job: the contract's evidence bundle (job, pods with
- * containers, Kubernetes events, log lines, metric series, the time window and a free-text hint).
+ * containers, Kubernetes events, log lines, metric series, the time window and a free-text hint),
+ * plus the sources the service could not reach ({@code missingSources}).
  * Every section may be missing; lists are never {@code null} (empty instead), {@link #job()},
  * {@link #window()} and {@link #hint()} may be {@code null}.
  *
+ * <p>An empty section and a missing source differ: {@code "logs": []} says the log source answered
+ * and had nothing for the window; {@code "missingSources": ["logs"]} says nobody could tell. The
+ * engine lowers its confidence for every missing source and answers {@link Category#UNKNOWN} rather
+ * than guess when what is left does not decide.
+ *
  * <p>Build one from JSON with {@link #fromJson(JsonNode)}, which validates types and times and
  * ignores unknown keys (such as a sample file's {@code expect}).
+ *
+ * @param missingSources sources that could not be reached, a subset of {@link #SOURCES}
  */
 public record EvidenceBundle(
         Job job,
@@ -21,13 +30,32 @@ public record EvidenceBundle(
         List<LogLine> logs,
         List<Metric> metrics,
         Window window,
-        String hint) {
+        String hint,
+        Set<String> missingSources) {
+
+    /** Source names a bundle may list in {@code missingSources}. */
+    public static final Set<String> SOURCES = Set.of("job", "pods", "events", "logs", "metrics");
 
     public EvidenceBundle {
         pods = pods == null ? List.of() : List.copyOf(pods);
         events = events == null ? List.of() : List.copyOf(events);
         logs = logs == null ? List.of() : List.copyOf(logs);
         metrics = metrics == null ? List.of() : List.copyOf(metrics);
+        missingSources = missingSources == null ? Set.of() : Set.copyOf(missingSources);
+        if (!SOURCES.containsAll(missingSources)) {
+            throw new IllegalArgumentException("missingSources must be a subset of " + SOURCES + ": " + missingSources);
+        }
+    }
+
+    /** A bundle with every source reachable (the contract's sections only). */
+    public EvidenceBundle(Job job, List<Pod> pods, List<Event> events, List<LogLine> logs, List<Metric> metrics,
+                          Window window, String hint) {
+        this(job, pods, events, logs, metrics, window, hint, Set.of());
+    }
+
+    /** Whether the service could not reach {@code source} ({@code job}, {@code pods}, {@code events}, ...). */
+    public boolean missing(String source) {
+        return missingSources.contains(source);
     }
 
     /**

@@ -17,7 +17,7 @@ import java.time.Instant;
 record Finding(PatternCatalogue.PatternSpec pattern, String source, Instant time, String pod, String node,
                String quote, String detail, int order) {
 
-    Evidence toEvidence() {
-        return new Evidence(source, time, pod, quote);
+    BilingualEvidence toEvidence() {
+        return BilingualEvidence.quote(source, time, pod, quote);
     }
 }

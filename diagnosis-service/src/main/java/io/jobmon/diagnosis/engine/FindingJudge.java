@@ -8,11 +8,15 @@ import java.util.Objects;
  * Decides whether the matches of a pattern still count as a problem, using time order and job state:
  * <ul>
  *   <li>a finding first seen well after a finished job ended is ignored;</li>
+ *   <li>a node-level finding (a Node event, a node's kernel line) about a node none of the job's pods
+ *       ran on is ignored: it concerns another job;</li>
  *   <li>a failure followed by real training progress was not fatal (a transient warning, or an error
  *       the job recovered from), unless it came back after a restart (a crash loop);</li>
  *   <li>a pre-start problem (scheduling, image pull, mount...) is resolved when the same pod later
  *       reached the stage it blocked (a marker such as {@code scheduled} or {@code started}, from an
- *       event after it or from the pod's current state).</li>
+ *       event after it or from the pod's current state); a problem of the job as a whole (a Job,
+ *       PodGroup or Workload event) only by a dated marker after it, since the current state of one pod
+ *       says nothing about the others.</li>
  * </ul>
  */
 final class FindingJudge {
@@ -40,7 +44,11 @@ final class FindingJudge {
         if (ctx.isTerminal() && finished != null && first != null && first.isAfter(finished.plus(AFTER_END))) {
             return Verdict.IGNORED;
         }
-        if (spec.group() == CategoryGroup.BEHAVIOUR) {
+        if (otherNodes(hits)) {
+            return Verdict.IGNORED;
+        }
+        CategoryGroup group = hits.pattern.group() != null ? hits.pattern.group() : spec.group();
+        if (group == CategoryGroup.BEHAVIOUR) {
             return Verdict.COUNTS;
         }
         if (followedByProgress(hits.last) && !recurringCrash(hits)) {
@@ -55,6 +63,14 @@ final class FindingJudge {
             return hits.lastByPod.isEmpty() ? Verdict.COUNTS : Verdict.RESOLVED;
         }
         return Verdict.COUNTS;
+    }
+
+    /** Every occurrence is about a node (not a pod) that runs none of the job's pods. */
+    private boolean otherNodes(MatchSet.Hits hits) {
+        if (!ctx.knowsPodNodes() || hits.placedOnPod) {
+            return false;
+        }
+        return hits.podlessNodes.stream().noneMatch(ctx::runsOn);
     }
 
     /**
@@ -96,7 +112,7 @@ final class FindingJudge {
         for (String marker : spec.resolvedBy()) {
             for (Finding m : matches.markers(marker)) {
                 boolean samePod = f.pod() == null || Objects.equals(f.pod(), m.pod());
-                boolean later = m.time() == null || m.time().isAfter(f.time());
+                boolean later = m.time() == null ? f.pod() != null : m.time().isAfter(f.time());
                 if (samePod && later) {
                     return true;
                 }

@@ -64,8 +64,9 @@ final class HangDetector {
         ProgressPoint last = speed.lastPoint();
         Candidate c = out.computeIfAbsent(Category.TRAINING_HANG, k -> new Candidate(catalogue.category(k)))
                 .support(w, true, since, last == null ? null : last.pod(), null, detail);
-        c.evidence(new Evidence(Evidence.LOG, since, last == null ? null : last.pod(),
-                "no training progress for " + Fmt.minutes(silent) + " (threshold " + Fmt.minutes(threshold) + ")"), 0.85);
+        c.evidence(new BilingualEvidence(Evidence.LOG, since, last == null ? null : last.pod(), new Localized(
+                "no training progress for " + Fmt.minutes(silent) + " (threshold " + Fmt.minutes(threshold) + ")",
+                Fmt.minutesZh(silent) + "无训练进展（阈值 " + Fmt.minutesZh(threshold) + "）")), 0.85);
         if (last != null) {
             c.evidence(BehaviourRules.logEvidence(bundle, last), 0.8);
         }
@@ -73,10 +74,12 @@ final class HangDetector {
         for (MetricReport.Util u : live) {
             Instant from = gpusIdle ? u.idleSince() : u.busySince();
             if (from != null && quoted++ < 2) {
-                String text = "DCGM_FI_DEV_GPU_UTIL " + (gpusIdle ? "<= " + Fmt.num(s.idleUtilPercent()) : ">= 99") + " % on GPU "
-                        + u.gpu() + " from " + Fmt.clock(from) + " to " + Fmt.clock(u.last()) + " ("
-                        + (gpusIdle ? u.idleSamples() : "") + (gpusIdle ? " samples)" : "steady)");
-                c.evidence(new Evidence(Evidence.METRIC, from, u.pod(), text), 0.75);
+                String level = gpusIdle ? "<= " + Fmt.num(s.idleUtilPercent()) : ">= 99";
+                String en = "DCGM_FI_DEV_GPU_UTIL " + level + " % on GPU " + u.gpu() + " from " + Fmt.clock(from) + " to "
+                        + Fmt.clock(u.last()) + " (" + (gpusIdle ? u.idleSamples() + " samples)" : "steady)");
+                String zh = "GPU " + u.gpu() + " 的 DCGM_FI_DEV_GPU_UTIL 自 " + Fmt.clock(from) + " 至 " + Fmt.clock(u.last())
+                        + " 持续 " + level + " %" + (gpusIdle ? "（" + u.idleSamples() + " 个采样）" : "");
+                c.evidence(new BilingualEvidence(Evidence.METRIC, from, u.pod(), new Localized(en, zh)), 0.75);
             }
         }
     }

@@ -23,20 +23,24 @@ final class HardwareSignals {
                 continue;
             }
             Category c = hardware ? Category.GPU_HARDWARE_FAULT : Category.USER_CODE_ERROR;
-            String text = "DCGM_FI_DEV_XID_ERRORS = " + code + " on GPU " + x.gpu();
+            Localized text = new Localized("DCGM_FI_DEV_XID_ERRORS = " + code + " on GPU " + x.gpu(),
+                    "GPU " + x.gpu() + " 的 DCGM_FI_DEV_XID_ERRORS = " + code);
             double w = hardware ? 0.9 : 0.45;
             out.computeIfAbsent(c, k -> new Candidate(catalogue.category(k)))
-                    .support(w, hardware, x.time(), x.pod(), hostOf(x.gpu()), Localized.of("Xid " + code + " on GPU " + x.gpu()))
-                    .evidence(new Evidence(Evidence.METRIC, x.time(), x.pod(), text), w - 0.05);
+                    .support(w, hardware, x.time(), x.pod(), hostOf(x.gpu()),
+                            new Localized("Xid " + code + " on GPU " + x.gpu(), "GPU " + x.gpu() + " 出现 Xid " + code))
+                    .evidence(new BilingualEvidence(Evidence.METRIC, x.time(), x.pod(), text), w - 0.05);
         }
         for (MetricReport.GpuEvent e : metrics.ecc()) {
             if (!relevant(e.time(), ctx, judge)) {
                 continue;
             }
-            String text = "double-bit ECC errors +" + Fmt.num(e.code()) + " on GPU " + e.gpu();
+            Localized text = new Localized("double-bit ECC errors +" + Fmt.num(e.code()) + " on GPU " + e.gpu(),
+                    "GPU " + e.gpu() + " 双比特 ECC 错误 +" + Fmt.num(e.code()));
             out.computeIfAbsent(Category.GPU_HARDWARE_FAULT, k -> new Candidate(catalogue.category(k)))
-                    .support(0.85, true, e.time(), e.pod(), hostOf(e.gpu()), Localized.of(text))
-                    .evidence(new Evidence(Evidence.METRIC, e.time(), e.pod(), "DCGM_FI_DEV_ECC_DBE: " + text), 0.8);
+                    .support(0.85, true, e.time(), e.pod(), hostOf(e.gpu()), text)
+                    .evidence(new BilingualEvidence(Evidence.METRIC, e.time(), e.pod(),
+                            Localized.of("DCGM_FI_DEV_ECC_DBE: ").append("", "", text)), 0.8);
         }
         if (ctx.isSucceeded()) {
             return;
@@ -48,11 +52,13 @@ final class HardwareSignals {
             }
             boolean othersIdled = othersWentIdle(metrics, h);
             double w = othersIdled ? 0.7 : 0.4;
-            String text = "metrics of host " + h.gpu() + " stopped at " + Fmt.clock(h.time()) + " while other hosts kept reporting"
-                    + (othersIdled ? " (and their GPUs went idle right after)" : "");
+            Localized text = new Localized("metrics of host " + h.gpu() + " stopped at " + Fmt.clock(h.time())
+                    + " while other hosts kept reporting" + (othersIdled ? " (and their GPUs went idle right after)" : ""),
+                    "主机 " + h.gpu() + " 的指标在 " + Fmt.clock(h.time()) + " 中断，其他主机仍在上报"
+                            + (othersIdled ? "（随后其 GPU 进入空闲或卡住）" : ""));
             out.computeIfAbsent(Category.NODE_FAILURE, k -> new Candidate(catalogue.category(k)))
                     .support(w, othersIdled, h.time(), null, h.gpu(), null)
-                    .evidence(new Evidence(Evidence.METRIC, h.time(), null, text), w);
+                    .evidence(new BilingualEvidence(Evidence.METRIC, h.time(), null, text), w);
         }
     }
 

@@ -1,7 +1,9 @@
 package io.jobmon.diagnosis.engine;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -18,6 +20,7 @@ final class JobContext {
     private final String status;
     private final Instant now;
     private final Map<String, String> podNode = new HashMap<>();
+    private final Set<String> failedNodes = new HashSet<>();
     private final int restarts;
     private Map<String, Instant> lastLog;
 
@@ -28,6 +31,9 @@ final class JobContext {
             if (p.name() != null && p.node() != null && !p.node().isBlank()) {
                 podNode.put(p.name(), p.node());
             }
+            if (p.node() != null && !p.node().isBlank() && failed(p)) {
+                failedNodes.add(p.node());
+            }
             for (EvidenceBundle.Container c : p.containers()) {
                 r += c.restartCount() == null ? 0 : c.restartCount();
             }
@@ -35,6 +41,22 @@ final class JobContext {
         this.restarts = r;
         this.status = bundle.job() != null && bundle.job().status() != null ? bundle.job().status() : inferStatus(bundle);
         this.now = referenceTime(bundle);
+    }
+
+    /** The pod failed or was killed: phase Failed/Unknown, or a container that ended with an error or was lost. */
+    private static boolean failed(EvidenceBundle.Pod p) {
+        String phase = p.phase() == null ? "" : p.phase();
+        if (phase.equalsIgnoreCase("Failed") || phase.equalsIgnoreCase("Unknown")) {
+            return true;
+        }
+        for (EvidenceBundle.Container c : p.containers()) {
+            boolean nonZero = c.exitCode() != null && c.exitCode() != 0;
+            String reason = c.reason() == null ? "" : c.reason();
+            if (nonZero || reason.equals("OOMKilled") || reason.equals("ContainerStatusUnknown") || reason.equals("Error")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String inferStatus(EvidenceBundle b) {
@@ -140,6 +162,40 @@ final class JobContext {
 
     String nodeOf(String pod) {
         return pod == null ? null : podNode.get(pod);
+    }
+
+    /** The one node all the job's pods ran on, or {@code null} (several, or unknown). */
+    String singleNode() {
+        String only = null;
+        for (String n : podNode.values()) {
+            if (only != null && !only.equals(n)) {
+                return null;
+            }
+            only = n;
+        }
+        return only;
+    }
+
+    /** Whether the bundle says which nodes the job's pods ran on. */
+    boolean knowsPodNodes() {
+        return !podNode.isEmpty();
+    }
+
+    /** A pod of the job ran on {@code node} (true when the pods' nodes are unknown). */
+    boolean runsOn(String node) {
+        return node == null || podNode.isEmpty() || podNode.containsValue(node);
+    }
+
+    /**
+     * A pod of the job on {@code node} failed, and {@code t} (the node-level finding) is not after the job ended:
+     * the node's condition came first and the pod's failure is its consequence.
+     */
+    boolean podFailedOnNodeAfter(String node, Instant t) {
+        if (node == null || !failedNodes.contains(node)) {
+            return false;
+        }
+        Instant end = finishedAt();
+        return t == null || end == null || !t.isAfter(end.plus(Duration.ofMinutes(5)));
     }
 
     String jobName() {

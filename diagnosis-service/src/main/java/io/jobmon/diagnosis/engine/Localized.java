@@ -1,13 +1,15 @@
 package io.jobmon.diagnosis.engine;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Locale;
 
 /**
- * A text in English and Chinese.
+ * A text in English and Chinese; JSON {@code {"en": "...", "zh": "..."}}.
  *
  * @param en English text
  * @param zh Chinese text (falls back to English when blank)
  */
+@JsonPropertyOrder({"en", "zh"})
 public record Localized(String en, String zh) {
 
     public Localized {
@@ -15,7 +17,7 @@ public record Localized(String en, String zh) {
         zh = zh == null || zh.isBlank() ? en : zh;
     }
 
-    /** The same text in both languages (e.g. a quoted file name). */
+    /** The same text in both languages (e.g. a quoted log line or file name). */
     public static Localized of(String neutral) {
         return new Localized(neutral, neutral);
     }
@@ -31,5 +33,16 @@ public record Localized(String en, String zh) {
 
     boolean isEmpty() {
         return en.isEmpty();
+    }
+
+    /** Both texts joined with {@code sep} / {@code sepZh} after this one's (empty parts are skipped). */
+    Localized append(String sep, String sepZh, Localized more) {
+        if (more == null || more.isEmpty()) {
+            return this;
+        }
+        if (isEmpty()) {
+            return more;
+        }
+        return new Localized(en + sep + more.en, zh + sepZh + more.zh);
     }
 }

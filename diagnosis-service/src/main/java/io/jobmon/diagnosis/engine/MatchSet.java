@@ -30,6 +30,10 @@ final class MatchSet {
         final List<Finding> samples = new ArrayList<>(MAX_SAMPLES);
         /** The last occurrence per pod (key "" for findings without a pod). */
         final Map<String, Finding> lastByPod = new HashMap<>();
+        /** Nodes named by occurrences that concern no pod. */
+        final Set<String> podlessNodes = new HashSet<>();
+        /** Some occurrence concerns a pod, or neither a pod nor a node. */
+        boolean placedOnPod;
 
         Hits(PatternCatalogue.PatternSpec pattern) {
             this.pattern = pattern;
@@ -44,6 +48,11 @@ final class MatchSet {
                 last = f;
             }
             boolean newPod = f.pod() != null && pods.size() < MAX_PODS && pods.add(f.pod());
+            if (f.pod() != null || f.node() == null) {
+                placedOnPod = true;
+            } else if (podlessNodes.size() < MAX_PODS) {
+                podlessNodes.add(f.node());
+            }
             String podKey = f.pod() == null ? "" : f.pod();
             if (lastByPod.size() < MAX_PODS || lastByPod.containsKey(podKey)) {
                 lastByPod.merge(podKey, f, (a, b) -> earlier(b, a) ? a : b);

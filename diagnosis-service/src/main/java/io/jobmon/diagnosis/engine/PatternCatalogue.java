@@ -104,10 +104,16 @@ public final class PatternCatalogue {
      * @param symptom   {@code true} if the match is usually a consequence of another failure
      * @param quote     {@code line}, {@code match} or the name of a capture group
      * @param detail    capture group used as summary detail, or {@code null}
+     * @param action    action that replaces the category's default when this pattern matched, or {@code null}
+     * @param failedPodNodeWeight weight (instead of {@code weight}, and as a cause) of a node-level finding on a
+     *                  node where a pod of the job failed afterwards; 0 when the pattern has no such rule
+     * @param group     precedence group the finding acts in instead of its category's, or {@code null} (a data
+     *                  loader that timed out is a data-loading bottleneck that crashed the job: it ranks as a crash)
      */
     public record PatternSpec(String id, Category category, String marker, Set<String> sources,
                               List<String> keywords, List<String> exclude, Pattern regex, double weight,
-                              int priority, boolean symptom, String quote, String detail) {
+                              int priority, boolean symptom, String quote, String detail, Action action,
+                              double failedPodNodeWeight, CategoryGroup group) {
         public PatternSpec {
             sources = Set.copyOf(sources);
             keywords = List.copyOf(keywords);
@@ -127,16 +133,32 @@ public final class PatternCatalogue {
      * @param group      its precedence group
      * @param rank       precedence inside the group (higher wins)
      * @param summary    summary template ({@code {pod} {node} {job}} placeholders)
+     * @param summaryUnplaced summary used when the template's {@code {pod}} or {@code {node}} is not known (only
+     *                   {@code {job}}); required when {@code summary} has such a placeholder
      * @param suggestion suggestion text
+     * @param suggestionNoLog suggestion used when the diagnosis quotes no log line (the main one may refer to
+     *                   quoted lines), or empty
      * @param resolvedBy markers that, seen later for the same pod, show the problem went away
      * @param related    categories usually related to it
      */
     public record CategorySpec(Category category, Action action, CategoryGroup group, int rank,
-                               Localized summary, Localized suggestion, List<String> resolvedBy,
-                               List<Category> related) {
+                               Localized summary, Localized summaryUnplaced, Localized suggestion,
+                               Localized suggestionNoLog, List<String> resolvedBy, List<Category> related) {
         public CategorySpec {
             resolvedBy = List.copyOf(resolvedBy);
             related = List.copyOf(related);
+        }
+
+        /** The summary template for a diagnosis that knows (or not) where the problem is. */
+        Localized summaryFor(boolean podKnown, boolean nodeKnown) {
+            boolean needsPod = summary.en().contains("{pod}");
+            boolean needsNode = summary.en().contains("{node}");
+            return (needsPod && !podKnown) || (needsNode && !nodeKnown) ? summaryUnplaced : summary;
+        }
+
+        /** The suggestion for a diagnosis that quotes (or not) a log line. */
+        Localized suggestionFor(boolean logQuoted) {
+            return logQuoted || suggestionNoLog.isEmpty() ? suggestion : suggestionNoLog;
         }
     }
 }

@@ -131,8 +131,10 @@ final class PatternMatcher {
                 if (!m.find()) {
                     continue;
                 }
-                Finding f = new Finding(spec, source, time, pod, node != null ? node : ctx.nodeOf(pod),
-                        quote(spec, m, display != null ? display : text), group(m, spec.detail()), order);
+                String quoted = quote(spec, m, display != null ? display : text);
+                String detail = group(m, spec.detail());
+                Finding f = new Finding(spec, source, time, pod, nodeOf(ctx, spec, m, source, pod, node, text),
+                        quoted, detail, order);
                 if (spec.category() == null) {
                     result.add(f);
                 } else if (best == null || spec.priority() > best.pattern().priority()
@@ -144,6 +146,36 @@ final class PatternMatcher {
                 result.add(best);
             }
         }
+    }
+
+    /**
+     * The node a finding concerns: the one the source names (a Node event), a {@code node} group of the pattern
+     * (a message that names the node, looked for in later matches too; the matcher is spent afterwards), the node
+     * of its pod, the host of a syslog/journal kernel line, or for any
+     * other line of no pod the job's only node.
+     */
+    private static String nodeOf(JobContext ctx, PatternCatalogue.PatternSpec spec, Matcher m, String source,
+                                 String pod, String node, String text) {
+        if (node != null) {
+            return node;
+        }
+        if (spec.regex().pattern().contains("(?<node>")) {
+            String named = group(m, "node");
+            while (named == null && m.find()) {
+                named = group(m, "node");
+            }
+            if (named != null) {
+                return named;
+            }
+        }
+        if (pod != null) {
+            return ctx.nodeOf(pod);
+        }
+        if (!Evidence.LOG.equals(source)) {
+            return null;
+        }
+        String host = SourceTexts.syslogHost(text);
+        return host != null ? host : ctx.singleNode();
     }
 
     private static String quote(PatternCatalogue.PatternSpec spec, Matcher m, String line) {

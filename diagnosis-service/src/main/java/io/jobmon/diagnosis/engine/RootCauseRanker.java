@@ -13,7 +13,8 @@ import java.util.Set;
  * Picks the root cause among the candidates.
  * <ol>
  *   <li>Job state gates what can apply: a succeeded job has no failure; a hang needs a job that ran.</li>
- *   <li>An infrastructure finding that began more than 10 minutes after the first crash did not cause it.</li>
+ *   <li>An infrastructure finding that began well after the first crash did not cause it: more than 2 minutes
+ *       after it, or 10 when the first failure was a network error (the peers of a dead node notice first).</li>
  *   <li>Groups are tried in order (infrastructure, pre-start, crash, behaviour; pre-start first for a job
  *       that is still pending); the first group with a
  *       decisive candidate (strength &ge; {@value #DECISIVE}) wins, so a node failure or a GPU Xid beats the
@@ -27,7 +28,13 @@ import java.util.Set;
 final class RootCauseRanker {
 
     static final double DECISIVE = 0.6;
-    private static final Duration INFRA_AFTER_CRASH = Duration.ofMinutes(10);
+    /**
+     * An infrastructure finding may trail the first crash it caused by this much: a node is reported NotReady about
+     * a minute after it stops, a GPU's Xid lands in the log next to the CUDA error it causes.
+     */
+    private static final Duration INFRA_AFTER_CRASH = Duration.ofMinutes(2);
+    /** Peers' network errors (IB retry exceeded, broken sockets) can precede the node events by minutes. */
+    private static final Duration INFRA_AFTER_NETWORK_ERROR = Duration.ofMinutes(10);
     private static final List<CategoryGroup> ORDER = List.of(CategoryGroup.INFRASTRUCTURE, CategoryGroup.PRESTART,
             CategoryGroup.CRASH, CategoryGroup.BEHAVIOUR);
     /** A job waiting to start is blocked by its pre-start problem now, whatever ended its last run. */
@@ -47,7 +54,7 @@ final class RootCauseRanker {
         boolean weak = false;
         double confidence = 0;
         for (CategoryGroup g : ctx.isPending() ? PENDING_ORDER : ORDER) {
-            List<Candidate> group = eligible.stream().filter(c -> c.spec.group() == g && c.strength() >= DECISIVE).toList();
+            List<Candidate> group = eligible.stream().filter(c -> c.group() == g && c.strength() >= DECISIVE).toList();
             if (!group.isEmpty()) {
                 List<Candidate> ranked = rank(group, g);
                 winner = ranked.get(0);
@@ -70,15 +77,19 @@ final class RootCauseRanker {
 
     private static List<Candidate> eligible(Map<Category, Candidate> live, JobContext ctx) {
         Instant crashOnset = null;
+        Category firstCrash = null;
         for (Candidate c : live.values()) {
-            if (c.spec.group() == CategoryGroup.CRASH && c.hasCause() && c.strength() >= DECISIVE && c.onset() != null
+            if (c.group() == CategoryGroup.CRASH && c.hasCause() && c.strength() >= DECISIVE && c.onset() != null
                     && (crashOnset == null || c.onset().isBefore(crashOnset))) {
                 crashOnset = c.onset();
+                firstCrash = c.category;
             }
         }
+        Instant infraLimit = crashOnset == null ? null : crashOnset.plus(
+                firstCrash == Category.NCCL_COMMUNICATION_ERROR ? INFRA_AFTER_NETWORK_ERROR : INFRA_AFTER_CRASH);
         List<Candidate> out = new ArrayList<>();
         for (Candidate c : live.values()) {
-            CategoryGroup g = c.spec.group();
+            CategoryGroup g = c.group();
             boolean hang = c.category == Category.TRAINING_HANG;
             if (ctx.isSucceeded() && (g != CategoryGroup.BEHAVIOUR || hang)) {
                 continue;
@@ -86,8 +97,8 @@ final class RootCauseRanker {
             if (g == CategoryGroup.BEHAVIOUR && !hang && !ctx.isLive() && !ctx.isSucceeded()) {
                 continue;
             }
-            if (g == CategoryGroup.INFRASTRUCTURE && crashOnset != null && c.onset() != null
-                    && c.onset().isAfter(crashOnset.plus(INFRA_AFTER_CRASH))) {
+            if (g == CategoryGroup.INFRASTRUCTURE && infraLimit != null && c.onset() != null
+                    && c.onset().isAfter(infraLimit)) {
                 continue;
             }
             out.add(c);

@@ -1,5 +1,8 @@
 package io.jobmon.diagnosis.engine;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * Turns events, pod and container states into the texts patterns are matched against. Pod and
  * container states become {@code key=value} strings ({@code reason=OOMKilled exitCode=137}), so
@@ -81,6 +84,19 @@ final class SourceTexts {
 
     static String jobMatch(EvidenceBundle.Job j) {
         return "job status=" + nz(j.status()) + " queue=" + nz(j.queue()) + " priority=" + nz(j.priority());
+    }
+
+    private static final Pattern SYSLOG_HOST = Pattern.compile(
+            "^(?:[A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d |\\d{4}-\\d\\d-\\d\\dT[\\d:.+-]{8,32}Z? )?"
+                    + "(?<host>[A-Za-z0-9][\\w.-]{0,62}) kernel: ");
+
+    /** The host of a syslog / journal kernel line ({@code Jul 13 10:14:58 gpu-7 kernel: ...}), or {@code null}. */
+    static String syslogHost(String line) {
+        if (line.indexOf(" kernel: ") < 0) {
+            return null;
+        }
+        Matcher m = SYSLOG_HOST.matcher(line);
+        return m.find() ? m.group("host") : null;
     }
 
     /** Shortens a quote to at most {@code max} characters, keeping the last carriage-return segment. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +27,7 @@ final class SpeedAnalysis {
         if (points.isEmpty()) {
             return SpeedReport.none();
         }
-        Map<String, List<ProgressPoint>> series = split(points);
+        Map<String, List<ProgressPoint>> series = split(inTimeOrder(points));
         Instant lastActivity = null;
         Instant lastAdvance = null;
         for (List<ProgressPoint> s : series.values()) {
@@ -70,6 +71,30 @@ final class SpeedAnalysis {
     }
 
     /** Groups points by series key and starts a new series whenever the step counter goes back. */
+    /**
+     * The points in time order: log sources may interleave or reorder lines of several pods. Stable, and only
+     * sorted when some timed point is out of order (the usual input is already ordered).
+     */
+    static List<ProgressPoint> inTimeOrder(List<ProgressPoint> points) {
+        Instant prev = null;
+        boolean ordered = true;
+        for (ProgressPoint p : points) {
+            if (p.time() == null) {
+                return points;
+            }
+            if (prev != null && p.time().isBefore(prev)) {
+                ordered = false;
+            }
+            prev = p.time();
+        }
+        if (ordered) {
+            return points;
+        }
+        List<ProgressPoint> sorted = new ArrayList<>(points);
+        sorted.sort(Comparator.comparing(ProgressPoint::time));
+        return sorted;
+    }
+
     private static Map<String, List<ProgressPoint>> split(List<ProgressPoint> points) {
         Map<String, List<ProgressPoint>> out = new LinkedHashMap<>();
         Map<String, String> current = new HashMap<>();

@@ -97,6 +97,13 @@ public class EvidenceGatherer {
             }
         }
         addMissingJobFacts(bundle, seed, task);
+        // The engine reads what it could not see: missing evidence lowers confidence, never reads as healthy.
+        var nothing = bundle.putArray("missingSources");
+        for (String section : List.of("job", "pods", "events", "logs", "metrics")) {
+            if (!bundle.has(section)) {
+                nothing.add(section);
+            }
+        }
         bundle.putObject("window").put("from", from).put("to", to);
         if (task.hint() != null) {
             bundle.put("hint", task.hint());

@@ -8,7 +8,7 @@ import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem;
 import io.jobmon.diagnosis.analysis.AnalysisRunner;
-import io.jobmon.diagnosis.analysis.BundleJson;
+import io.jobmon.diagnosis.engine.EngineJson;
 import io.jobmon.diagnosis.config.DiagnosisConfig;
 import io.jobmon.diagnosis.engine.BundleValidationException;
 import io.jobmon.diagnosis.engine.Diagnosis;
@@ -82,7 +82,7 @@ public class AnalyzeRoute {
                     ? e.getMessage().substring(e.field().length() + 2) : e.getMessage();
             return ApiException.badRequest(e.field(), message).toProblem();
         }
-        if (failure instanceof BundleJson.MalformedJson e) {
+        if (failure instanceof EngineJson.MalformedJson e) {
             return ApiException.invalid("$", "analyze.malformed", e.getMessage()).toProblem();
         }
         if (failure instanceof ApiException e) {

@@ -1,12 +1,16 @@
 package io.jobmon.diagnosis.rest;
 
 import io.jobmon.contracts.access.CallerFactory;
+import io.jobmon.contracts.i18n.I18n;
 import io.jobmon.diagnosis.repository.FeedbackRepository.Feedback;
 import io.jobmon.diagnosis.task.FeedbackService;
 import io.jobmon.diagnosis.task.TaskService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import java.util.Locale;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -34,20 +38,24 @@ public class DiagnosisResource {
     private final TaskService tasks;
     private final FeedbackService feedback;
     private final JsonWebToken jwt;
+    private final I18n i18n;
 
-    public DiagnosisResource(TaskService tasks, FeedbackService feedback, JsonWebToken jwt) {
+    public DiagnosisResource(TaskService tasks, FeedbackService feedback, JsonWebToken jwt, I18n i18n) {
         this.tasks = tasks;
         this.feedback = feedback;
         this.jwt = jwt;
+        this.i18n = i18n;
     }
 
     @GET
     @Operation(summary = "One diagnosis: status PENDING/RUNNING/DONE/FAILED and, when DONE, the result and the "
             + "missing sources. 404 when unknown or its job is not visible.")
-    @APIResponse(responseCode = "200", description = "the diagnosis", content = @Content(
-            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DiagnosisView.class)))
-    public Uni<DiagnosisView> get(@PathParam("id") String id) {
-        return tasks.get(CallerFactory.fromToken(jwt), id).map(DiagnosisView::of);
+    @APIResponse(responseCode = "200", description = "the diagnosis, its result in the reader's language",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = DiagnosisView.class)))
+    public Uni<DiagnosisView> get(@PathParam("id") String id, @Context HttpHeaders headers) {
+        Locale locale = i18n.locale(headers.getHeaderString(I18n.ACCEPT_LANGUAGE));
+        return tasks.get(CallerFactory.fromToken(jwt), id).map(t -> DiagnosisView.of(t, locale));
     }
 
     @POST

@@ -2,9 +2,13 @@ package io.jobmon.diagnosis.rest;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.diagnosis.engine.BilingualDiagnosis;
 import io.jobmon.diagnosis.task.DiagnosisTask;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -30,10 +34,27 @@ public record DiagnosisView(String id, String jobId,
     public record WindowView(Instant from, Instant to) {
     }
 
-    public static DiagnosisView of(DiagnosisTask t) {
+    /** The task, its result in the reader's language ({@code zh}: Chinese; otherwise English). */
+    public static DiagnosisView of(DiagnosisTask t, Locale locale) {
         return new DiagnosisView(t.id(), t.jobId(), t.status().name(), t.trigger().name(), t.requestedBy(),
                 new WindowView(t.windowFrom(), t.windowTo()), t.metrics(), t.hint(), t.createdAt(), t.startedAt(),
-                t.finishedAt(), t.result(), t.missingSources(), t.sourceErrors().isEmpty() ? null : t.sourceErrors(),
-                t.error());
+                t.finishedAt(), render(t.result(), locale), t.missingSources(),
+                t.sourceErrors().isEmpty() ? null : t.sourceErrors(), t.error());
+    }
+
+    /**
+     * A stored result is the engine's {@link BilingualDiagnosis} (summary, suggestion and evidence texts in both
+     * languages); results stored before that are the contract's diagnosis in one language, shown as they are.
+     */
+    static JsonNode render(JsonNode stored, Locale locale) {
+        if (stored == null || !stored.path("summary").isObject()) {
+            return stored;
+        }
+        try {
+            BilingualDiagnosis both = CloudEvents.MAPPER.treeToValue(stored, BilingualDiagnosis.class);
+            return CloudEvents.MAPPER.valueToTree(both.in(locale));
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            return stored;
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.jobmon.contracts.api.Limits;
 import io.jobmon.contracts.api.Page;
 import io.jobmon.contracts.i18n.I18n;
 import io.jobmon.diagnosis.task.Cursor;
+import java.util.Locale;
 import io.jobmon.diagnosis.task.DiagnosisTask;
 import io.jobmon.diagnosis.task.TaskService;
 import io.smallrye.mutiny.Uni;
@@ -58,8 +59,8 @@ public class JobDiagnosesResource {
     public Uni<Response> ask(@PathParam("id") String jobId, TaskRequest body, @Context HttpHeaders headers) {
         TaskRequest r = body == null ? new TaskRequest(null, null, null, null) : body;
         return tasks.ask(CallerFactory.fromToken(jwt), "Bearer " + jwt.getRawToken(), jobId, r.from(), r.to(),
-                r.metrics(), r.hint(), i18n.locale(headers.getHeaderString(I18n.ACCEPT_LANGUAGE)))
-                .map(t -> Response.accepted(DiagnosisView.of(t))
+                r.metrics(), r.hint(), locale(headers))
+                .map(t -> Response.accepted(DiagnosisView.of(t, locale(headers)))
                         .location(URI.create("/api/v1/diagnoses/" + t.id())).build());
     }
 
@@ -69,15 +70,21 @@ public class JobDiagnosesResource {
     public Uni<Page<DiagnosisView>> history(@PathParam("id") String jobId,
             @Parameter(description = "nextCursor of the previous page") @QueryParam("cursor") String cursor,
             @Parameter(description = "1..500, default 50", schema = @Schema(type = SchemaType.INTEGER,
-                    minimum = "1", maximum = "500", defaultValue = "50")) @QueryParam("limit") String rawLimit) {
+                    minimum = "1", maximum = "500", defaultValue = "50")) @QueryParam("limit") String rawLimit,
+            @Context HttpHeaders headers) {
         // A String, parsed strictly: a typed @QueryParam would answer limit=abc with a 404.
         int limit = Limits.parse(rawLimit);
+        Locale locale = locale(headers);
         Cursor after = Cursor.decode(cursor);
         return tasks.history(CallerFactory.fromToken(jwt), jobId, after, limit + 1).map(rows -> {
             List<DiagnosisTask> page = rows.size() > limit ? rows.subList(0, limit) : rows;
             String next = rows.size() > limit
                     ? new Cursor(page.get(limit - 1).createdAt(), page.get(limit - 1).id()).encode() : null;
-            return new Page<>(page.stream().map(DiagnosisView::of).toList(), next);
+            return new Page<>(page.stream().map(t -> DiagnosisView.of(t, locale)).toList(), next);
         });
+    }
+
+    private Locale locale(HttpHeaders headers) {
+        return i18n.locale(headers.getHeaderString(I18n.ACCEPT_LANGUAGE));
     }
 }

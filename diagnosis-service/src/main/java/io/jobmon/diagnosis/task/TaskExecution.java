@@ -7,6 +7,7 @@ import io.jobmon.diagnosis.analysis.AnalysisRunner;
 import io.jobmon.diagnosis.autofault.AutoFaultHandler;
 import io.jobmon.diagnosis.config.DiagnosisConfig;
 import io.jobmon.diagnosis.engine.BundleValidationException;
+import io.jobmon.diagnosis.engine.BilingualDiagnosis;
 import io.jobmon.diagnosis.engine.Diagnosis;
 import io.jobmon.diagnosis.evidence.EvidenceGatherer;
 import io.jobmon.diagnosis.evidence.Gathered;
@@ -19,7 +20,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
@@ -68,9 +68,10 @@ public class TaskExecution {
             ObjectNode seed = LocalEvidence.merge(task.seed() instanceof ObjectNode o ? o : null,
                     snapshots.find(pool, task.jobId()).await().atMost(DB).map(LocalEvidence::fromSnapshot).orElse(null));
             Gathered gathered = gatherer.gather(task, authorization, seed);
-            Diagnosis d = analysis.analyzeBlocking(gathered.bundle(), locale(task.locale()));
+            BilingualDiagnosis both = analysis.analyzeBilingualBlocking(gathered.bundle());
+            Diagnosis d = both.english();
             DiagnosisRepository.Completion outcome = new DiagnosisRepository.Completion(d.category().name(),
-                    d.action().name(), d.confidence(), CloudEvents.toJson(d), gathered.missingSources(),
+                    d.action().name(), d.confidence(), CloudEvents.toJson(both), gathered.missingSources(),
                     gathered.sourceErrors());
             // The result and its event on jobmon.diagnoses commit together (the outbox publishes after).
             boolean stored = pool.withTransaction(tx -> repository.complete(tx, task.id(), instance, outcome)
@@ -106,7 +107,4 @@ public class TaskExecution {
                 config.tasks().pollInterval().multipliedBy(5L * task.attempts())).await().atMost(DB);
     }
 
-    private static Locale locale(String language) {
-        return "zh".equalsIgnoreCase(language) ? Locale.CHINESE : Locale.ENGLISH;
-    }
 }

@@ -1,5 +1,6 @@
 package io.jobmon.diagnosis.analysis;
 
+import io.jobmon.diagnosis.engine.EngineJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -51,7 +52,7 @@ class AnalysisRunnerTest {
         AnalysisRunner runner = new AnalysisRunner(1, 1, Duration.ofSeconds(20));
         Throwable json = assertThrows(RuntimeException.class, () -> runner.analyze("{".getBytes(StandardCharsets.UTF_8),
                 Locale.ENGLISH).await().atMost(Duration.ofSeconds(10)));
-        assertInstanceOf(BundleJson.MalformedJson.class, json);
+        assertInstanceOf(EngineJson.MalformedJson.class, json);
         BundleValidationException bad = assertThrows(BundleValidationException.class, () -> runner.analyze(
                 "{\"logs\": 3}".getBytes(StandardCharsets.UTF_8), Locale.ENGLISH).await().atMost(Duration.ofSeconds(10)));
         assertEquals("logs", bad.field());

@@ -146,7 +146,7 @@ class CategoryVariationsTest {
                 c("device-side assert", Category.USER_CODE_ERROR, Action.TERMINATE, () -> crashed(
                         "../aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.",
                         "RuntimeError: CUDA error: device-side assert triggered")),
-                c("exit code only", Category.USER_CODE_ERROR, Action.TERMINATE, () -> BundleBuilder.job("FAILED")
+                c("an exit code alone names no cause", Category.UNKNOWN, Action.CONTACT_ADMIN, () -> BundleBuilder.job("FAILED")
                         .pod("w-0", "n1", "Failed", "terminated", "Error", 2, 0)),
                 c("failed without evidence", Category.UNKNOWN, Action.CONTACT_ADMIN, () -> BundleBuilder.job("ABNORMAL")),
                 c("succeeded", Category.HEALTHY, Action.NONE, () -> BundleBuilder.job("SUCCEEDED")

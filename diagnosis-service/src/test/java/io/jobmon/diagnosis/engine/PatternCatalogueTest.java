@@ -88,5 +88,22 @@ class PatternCatalogueTest {
         ObjectNode missingGroup = shipped();
         ((ObjectNode) missingGroup.get("patterns").get(0)).put("detail", "nosuchgroup");
         assertThrows(IllegalArgumentException.class, () -> load(missingGroup));
+
+        ObjectNode badAction = shipped();
+        ((ObjectNode) badAction.get("patterns").get(0)).put("action", "PANIC");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> load(badAction)).getMessage().contains(id));
+
+        ObjectNode badPrecedence = shipped();
+        ((ObjectNode) badPrecedence.get("patterns").get(0)).put("group", "SOMEWHERE");
+        assertThrows(IllegalArgumentException.class, () -> load(badPrecedence));
+
+        ObjectNode badNodeWeight = shipped();
+        ((ObjectNode) badNodeWeight.get("patterns").get(0)).put("failedPodNodeWeight", 1.5);
+        assertThrows(IllegalArgumentException.class, () -> load(badNodeWeight));
+
+        ObjectNode noUnplacedSummary = shipped();
+        ((ObjectNode) noUnplacedSummary.get("categories").get("NODE_FAILURE")).remove("summaryUnplaced");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> load(noUnplacedSummary)).getMessage()
+                .contains("NODE_FAILURE"), "a summary naming {node} needs one that does not");
     }
 }

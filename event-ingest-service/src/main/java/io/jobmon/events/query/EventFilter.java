@@ -34,14 +34,14 @@ public record EventFilter(Instant from, Instant to, String type, String reason, 
         int n = Limits.parse(limit, errors);
         Instant afterTime = null;
         String afterUid = null;
-        if (cursor != null && !cursor.isBlank()) {
-            try {
-                List<String> parts = Cursors.decode(cursor, 2);
+        try {
+            List<String> parts = Cursors.decode(cursor, 2);
+            if (parts != null) {
                 afterTime = Instant.parse(parts.get(0));
                 afterUid = parts.get(1);
-            } catch (RuntimeException e) {
-                errors.add(Problem.FieldError.of("cursor", "field.cursor"));
             }
+        } catch (RuntimeException e) {
+            errors.add(Problem.FieldError.of("cursor", "field.cursor"));
         }
         if (f != null && t != null && !f.isBefore(t)) {
             errors.add(Problem.FieldError.of("to", "events.window"));

@@ -1,5 +1,6 @@
 package io.jobmon.events.query;
 
+import io.jobmon.contracts.api.Page;
 import io.jobmon.events.support.Times;
 import static io.jobmon.events.support.Times.instant;
 import static io.jobmon.events.support.Times.ts;

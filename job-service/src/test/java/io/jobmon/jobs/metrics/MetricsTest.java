@@ -31,6 +31,9 @@ class MetricsTest {
     @Inject
     JobGauges gauges;
 
+    @Inject
+    io.jobmon.contracts.outbox.Outbox outbox;
+
     @Test
     void jobsByStatusPendingTimeSchedulingLatencyAndFailuresByReasonAreExported() {
         String queued = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("queue", "metrics-q")));
@@ -39,11 +42,12 @@ class MetricsTest {
         statuses.apply(TestJobs.status(failing, JobStatus.RUNNING, 1, "Started")).await().indefinitely();
         statuses.apply(TestJobs.status(failing, JobStatus.FAILED, 2, "OOMKilled")).await().indefinitely();
         gauges.refresh().await().indefinitely(); // a Uni: nothing happens until it is subscribed
+        outbox.measure().await().indefinitely();
         given().get(io.jobmon.testsupport.Management.url("/q/metrics")).then().statusCode(200)
                 .body(containsString("jobmon_jobs{cluster=\"ext-b\",queue=\"metrics-q\",status=\"QUEUED\"}"))
                 .body(containsString("jobmon_job_pending_seconds_bucket{cluster=\"ext-b\""))
                 .body(containsString("jobmon_job_scheduling_latency_seconds_count{cluster=\"ext-b\""))
                 .body(containsString("jobmon_job_failures_total{cluster=\"ext-b\",queue=\"metrics-q\",reason=\"OOMKilled\"}"))
-                .body(containsString("jobmon_outbox_pending"));
+                .body(containsString("jobmon_outbox_pending{topic=\"jobmon.job.changes\"}"));
     }
 }

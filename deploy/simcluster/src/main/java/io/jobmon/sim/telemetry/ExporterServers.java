@@ -1,0 +1,114 @@
+package io.jobmon.sim.telemetry;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.jobmon.sim.cluster.SimNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * Per node a dcgm-exporter and a node_exporter endpoint ({@code GET /metrics}) on ports of their own: node i (in pool
+ * order, from 0) serves dcgm-exporter on {@code basePort + 2i} and node_exporter on {@code basePort + 2i + 1}. A lost
+ * node's endpoints close connections without answering, as an unreachable host fails a scrape. Replay nodes (a
+ * bundle's nodes that are not in the fleet) get endpoints of their own, serving only their replayed series.
+ */
+public final class ExporterServers implements AutoCloseable {
+
+    /** A node's two ports. */
+    public record Ports(int dcgm, int node) {
+    }
+
+    private final String host;
+    private final int basePort;
+    private final Supplier<Instant> clock;
+    private final ReplaySeries replay;
+    private final ExecutorService handlers = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "sim-exporters");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<HttpServer> servers = new ArrayList<>();
+    private final Map<String, Ports> ports = new LinkedHashMap<>();
+    private final Random random = new Random();
+
+    public ExporterServers(String host, int basePort, Supplier<Instant> clock, ReplaySeries replay) {
+        this.host = host;
+        this.basePort = basePort;
+        this.clock = clock;
+        this.replay = replay;
+    }
+
+    /** Serves a node of the fleet. */
+    public synchronized Ports serve(SimNode node) {
+        return open(node.name(), () -> node.reachable(),
+                () -> DcgmExporter.render(node, clock.get(), random) + replay.nextDcgm(node.name()),
+                () -> NodeExporter.render(node, clock.get()) + replay.nextNode(node.name()));
+    }
+
+    /** Serves a replay node: only the series a replay added for it. */
+    public synchronized Ports serveReplay(String nodeName) {
+        Ports p = ports.get(nodeName);
+        return p != null ? p : open(nodeName, () -> true, () -> replay.nextDcgm(nodeName), () -> replay.nextNode(nodeName));
+    }
+
+    public synchronized Map<String, Ports> ports() {
+        return Map.copyOf(ports);
+    }
+
+    private Ports open(String name, Supplier<Boolean> up, Supplier<String> dcgm, Supplier<String> nodeExporter) {
+        int i = ports.size();
+        Ports p = new Ports(basePort + 2 * i, basePort + 2 * i + 1);
+        start(p.dcgm(), up, dcgm);
+        start(p.node(), up, nodeExporter);
+        ports.put(name, p);
+        return p;
+    }
+
+    private void start(int port, Supplier<Boolean> up, Supplier<String> body) {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
+            server.setExecutor(handlers);
+            server.createContext("/metrics", ex -> answer(ex, up, body));
+            server.start();
+            servers.add(server);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot serve metrics on " + host + ":" + port, e);
+        }
+    }
+
+    private static void answer(HttpExchange ex, Supplier<Boolean> up, Supplier<String> body) throws IOException {
+        try (ex) {
+            if (!up.get()) {
+                return;
+            }
+            if (!"GET".equals(ex.getRequestMethod()) || !"/metrics".equals(ex.getRequestURI().getPath())) {
+                ex.sendResponseHeaders(404, -1);
+                return;
+            }
+            byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", Exposition.CONTENT_TYPE);
+            ex.sendResponseHeaders(200, bytes.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        servers.forEach(s -> s.stop(0));
+        handlers.shutdownNow();
+    }
+}

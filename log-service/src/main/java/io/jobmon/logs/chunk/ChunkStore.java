@@ -1,0 +1,28 @@
+package io.jobmon.logs.chunk;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where chunk bodies live; the index stays in PostgreSQL (Loki's split of index and chunks). The default keeps
+ * bodies in PostgreSQL, inside the transaction that writes their index rows. An object store (MinIO, Ceph RGW)
+ * would write a body before that transaction commits and ignore {@code conn}: a crash in between leaves an orphan
+ * body, never an index row without its body; orphans are found by listing keys absent from the index.
+ */
+public interface ChunkStore {
+
+    /** A body to store under its chunk's key. */
+    record Body(ChunkRef ref, byte[] bytes) {
+    }
+
+    /** Stores the bodies; {@code conn} is the transaction that writes their index rows. */
+    Uni<Void> put(SqlConnection conn, List<Body> bodies);
+
+    /** The bodies of these chunks (a missing one is absent from the map: removed since the index was read). */
+    Uni<Map<ChunkRef, byte[]>> get(List<ChunkRef> refs);
+
+    /** Removes the bodies; {@code conn} is the transaction that removes their index rows. */
+    Uni<Void> delete(SqlConnection conn, List<ChunkRef> refs);
+}

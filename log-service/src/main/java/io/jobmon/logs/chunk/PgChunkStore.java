@@ -1,0 +1,67 @@
+package io.jobmon.logs.chunk;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.LocalDate;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Chunk bodies in PostgreSQL ({@code chunk_body}, day partitions like the index): the default store. */
+@ApplicationScoped
+public class PgChunkStore implements ChunkStore {
+
+    private static final String PUT = "INSERT INTO chunk_body (day, id, body) VALUES ($1, $2, $3)";
+    private static final String GET = "SELECT day, id, body FROM chunk_body b JOIN unnest($1::date[], $2::bigint[]) AS k(d, i)"
+            + " ON b.day = k.d AND b.id = k.i";
+    private static final String DELETE = "DELETE FROM chunk_body b USING unnest($1::date[], $2::bigint[]) AS k(d, i)"
+            + " WHERE b.day = k.d AND b.id = k.i";
+
+    private final Pool pool;
+
+    public PgChunkStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<Void> put(SqlConnection conn, List<Body> bodies) {
+        if (bodies.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Tuple> rows = bodies.stream().map(b -> Tuple.of(b.ref().day(), b.ref().id(), Buffer.buffer(b.bytes()))).toList();
+        return conn.preparedQuery(PUT).executeBatch(rows).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Map<ChunkRef, byte[]>> get(List<ChunkRef> refs) {
+        if (refs.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return pool.preparedQuery(GET).execute(keys(refs)).map(rows -> {
+            Map<ChunkRef, byte[]> out = new HashMap<>();
+            for (Row r : rows) {
+                out.put(new ChunkRef(r.getLocalDate("day"), r.getLong("id")), r.getBuffer("body").getBytes());
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public Uni<Void> delete(SqlConnection conn, List<ChunkRef> refs) {
+        if (refs.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return conn.preparedQuery(DELETE).execute(keys(refs)).replaceWithVoid();
+    }
+
+    private static Tuple keys(List<ChunkRef> refs) {
+        LocalDate[] days = refs.stream().map(ChunkRef::day).toArray(LocalDate[]::new);
+        Long[] ids = refs.stream().map(ChunkRef::id).toArray(Long[]::new);
+        return Tuple.of(days, ids);
+    }
+}

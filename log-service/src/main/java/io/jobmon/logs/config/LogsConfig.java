@@ -1,0 +1,165 @@
+package io.jobmon.logs.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** log-service: intake, chunks, search, follow and retention. */
+@ConfigMapping(prefix = "jobmon.logs")
+public interface LogsConfig {
+
+    /** Intake of jobmon.logs.lines. */
+    Intake intake();
+
+    /** Chunks: how lines are grouped, compressed and compacted. */
+    Chunks chunks();
+
+    /** Secret masking at ingest. */
+    Masking masking();
+
+    /** Queries: search bounds. */
+    Query query();
+
+    /** Follows (Server-Sent Events). */
+    Follow follow();
+
+    /** Retention. */
+    Retention retention();
+
+    interface Intake {
+        /** Pod label naming the job a pod belongs to. */
+        @WithDefault("jobmon.io/job-id")
+        String jobLabel();
+
+        /** A line longer than this (UTF-8 bytes) is cut there and ends with a visible marker. */
+        @WithDefault("32768")
+        int maxLineBytes();
+
+        /** Open chunks are written (with the Kafka positions they hold) at least this often: the follow latency floor. */
+        @WithDefault("500ms")
+        Duration flushInterval();
+
+        /** Lines buffered (raw bytes, all streams) above which a flush starts at once and the consumer waits for it. */
+        @WithDefault("33554432")
+        long maxBufferedBytes();
+
+        /** How long a line whose job is not known yet is kept, waiting for the job to arrive on jobmon.job.changes. */
+        @WithDefault("30m")
+        Duration unknownJobGrace();
+
+        /** Journald units or syslog identifiers (without .service) whose lines are system logs of their node. */
+        @WithDefault("kubelet,containerd,crio,dockerd,kernel,nvidia-persistenced,nvidia-fabricmanager")
+        List<String> systemUnits();
+
+        /** Container names (regex) whose logs are system logs of their node, e.g. the GPU device plugin's. */
+        @WithDefault(".*device-plugin.*|nvidia-driver.*|dcgm.*")
+        String systemContainers();
+
+        /** Threads that parse, mask and cut a batch's records (by partition, so a stream's lines stay in order). */
+        @WithDefault("2")
+        int decodeThreads();
+
+        /** Time a pod with no known job is remembered as unknown before the store is asked again. */
+        @WithDefault("5s")
+        Duration unknownPodCacheTtl();
+    }
+
+    interface Chunks {
+        /** A stream's lines are compacted into chunks of about this many raw bytes. */
+        @WithDefault("1048576")
+        int targetRawBytes();
+
+        /** Freshly flushed chunks of a stream older than this are compacted even when small. */
+        @WithDefault("60s")
+        Duration maxAge();
+
+        /** zstd level of compacted chunks (flushed chunks use level 1: they live a minute); 9 measured 0.114, 6 0.126. */
+        @WithDefault("9")
+        int zstdLevel();
+
+        /** Largest keyword filter per chunk in bits (a power of two); small chunks fold theirs down. */
+        @WithDefault("131072")
+        int filterBits();
+
+        /** How often a replica looks for streams to compact. */
+        @WithDefault("5s")
+        Duration compactEvery();
+    }
+
+    interface Masking {
+        /** Whether secrets are masked at ingest (benchmarks compare with it off; keep it on). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * Masking rules by name: {@code regex} (Java syntax; the part to hide is the named group {@code secret},
+         * or the whole match) and an optional {@code hint} list: lowercase literals one of which a line must contain
+         * before the regex runs (cheap pre-check). Replaces the defaults of {@code MaskingRules} with the same name.
+         */
+        Map<String, Rule> rules();
+
+        /** The text that replaces a secret. */
+        @WithDefault("****")
+        String replacement();
+
+        interface Rule {
+            /** The pattern; group "secret" is replaced, else the whole match. */
+            String regex();
+
+            /** Lowercase literals that must occur in the line for the regex to run. */
+            Optional<List<String>> hint();
+        }
+    }
+
+    interface Query {
+        /** A regex or keyword search stops with a 422 problem after this long. */
+        @WithDefault("10s")
+        Duration searchDeadline();
+
+        /** Longest regex accepted. */
+        @WithDefault("512")
+        int maxRegexLength();
+
+        /** Largest tail=N. */
+        @WithDefault("10000")
+        int maxTail();
+
+        /** Threads decompressing and searching chunks for one request. */
+        @WithDefault("2")
+        int searchThreads();
+    }
+
+    interface Follow {
+        /** Concurrent follows one user may have open (across replicas). */
+        @WithDefault("5")
+        int perUserLimit();
+
+        /** How often a follow asks the store for new lines. */
+        @WithDefault("200ms")
+        Duration pollInterval();
+
+        /** Comment line sent when nothing else was, so proxies keep the connection. */
+        @WithDefault("15s")
+        Duration heartbeat();
+
+        /** Lines shown before following when the client sends no Last-Event-ID. */
+        @WithDefault("100")
+        int initialTail();
+    }
+
+    interface Retention {
+        /** Days a job's logs are kept after it ends (running jobs keep everything). */
+        @WithDefault("30")
+        int days();
+
+        /** Per-tenant days, e.g. jobmon.logs.retention.tenants.t1=90. */
+        Map<String, Integer> tenants();
+
+        /** When the daily expiry runs. */
+        @WithDefault("0 17 0 * * ?")
+        String cron();
+    }
+}

@@ -1,0 +1,288 @@
+package io.jobmon.logs.intake;
+
+import io.jobmon.contracts.events.InvalidRecordException;
+import io.jobmon.contracts.messaging.ConsumerRule;
+import io.jobmon.logs.chunk.StoredLine;
+import io.jobmon.logs.config.LogsConfig;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.core.Vertx;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaRecord;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+
+/**
+ * Consumes {@code jobmon.logs.lines} in batches: each record parsed, its lines masked and cut (an invalid record is
+ * nacked into {@code jobmon.logs.lines.dlq} with the reason), attributed to their job, and added to the open chunks.
+ * Open chunks are stored with the Kafka positions they hold at least every {@code flush-interval} (a timer), when
+ * too many bytes wait (the consumer then waits too: the partitions are held), and on shutdown; the batches are
+ * acknowledged only then. A failing store is retried until it succeeds (the suite's {@link ConsumerRule}).
+ */
+@ApplicationScoped
+public class LinesConsumer {
+
+    private static final Logger LOG = Logger.getLogger(LinesConsumer.class);
+
+    private final LineProcessor[] processors;
+    private final ExecutorService[] decodeThreads;
+    private final PodJobs podJobs;
+    private final FlushWriter writer;
+    private final IngestMetrics metrics;
+    private final String topic;
+    private final long flushIntervalNanos;
+    private final long maxBufferedBytes;
+    private final ExecutorService encodeThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "log-flush"));
+
+    private OpenChunks current = new OpenChunks();
+    private CompletableFuture<Void> lastFlush = CompletableFuture.completedFuture(null);
+
+    private static final String CHANNEL = "logs-lines";
+    private final ConsumerRule rule;
+
+    public LinesConsumer(LogsConfig config, PodJobs podJobs, FlushWriter writer, IngestMetrics metrics, ConsumerRule rule,
+            @ConfigProperty(name = "mp.messaging.incoming.logs-lines.topic") String topic) {
+        this.rule = rule;
+        int threads = Math.max(1, config.intake().decodeThreads());
+        this.processors = new LineProcessor[threads];
+        this.decodeThreads = new ExecutorService[threads];
+        for (int i = 0; i < threads; i++) {
+            processors[i] = new LineProcessor(config);
+            int n = i;
+            decodeThreads[i] = Executors.newSingleThreadExecutor(r -> new Thread(r, "log-intake-" + n));
+        }
+        this.podJobs = podJobs;
+        this.writer = writer;
+        this.metrics = metrics;
+        this.topic = topic;
+        this.flushIntervalNanos = config.intake().flushInterval().toNanos();
+        this.maxBufferedBytes = config.intake().maxBufferedBytes();
+    }
+
+    /** A batch's parsed lines, its invalid records and the last offset read of each partition. */
+    private record Decoded(List<Entry> entries, List<Invalid> invalid, Map<Integer, Long> last, int ignored) {
+    }
+
+    private record Entry(int partition, StreamKey stream, StoredLine line) {
+    }
+
+    private record Invalid(KafkaRecord<String, String> record, InvalidRecordException reason) {
+    }
+
+    @Incoming("logs-lines")
+    public Uni<Void> consume(KafkaRecordBatch<String, String> batch) {
+        return decodeInParallel(batch)
+                .call(this::deadLetter)
+                .chain(this::attribute)
+                .invoke(d -> append(d, batch))
+                .chain(this::afterAppend);
+    }
+
+    /**
+     * Decodes the batch on the decode threads, the records of a partition always on the same one (its lines keep their
+     * order, and a private key block its state).
+     */
+    private Uni<Decoded> decodeInParallel(KafkaRecordBatch<String, String> batch) {
+        int n = processors.length;
+        List<List<KafkaRecord<String, String>>> parts = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            parts.add(new ArrayList<>());
+        }
+        for (KafkaRecord<String, String> r : batch.getRecords()) {
+            parts.get(Math.floorMod(r.getPartition(), n)).add(r);
+        }
+        List<Uni<Decoded>> work = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (!parts.get(i).isEmpty()) {
+                int k = i;
+                work.add(Uni.createFrom().item(() -> decode(parts.get(k), processors[k])).runSubscriptionOn(decodeThreads[k]));
+            }
+        }
+        if (work.isEmpty()) {
+            return Uni.createFrom().item(new Decoded(List.of(), List.of(), Map.of(), 0));
+        }
+        return Uni.join().all(work).andFailFast().map(ds -> {
+            if (ds.size() == 1) {
+                return ds.get(0);
+            }
+            List<Entry> entries = new ArrayList<>();
+            List<Invalid> invalid = new ArrayList<>();
+            Map<Integer, Long> last = new HashMap<>();
+            int ignored = 0;
+            for (Decoded d : ds) {
+                entries.addAll(d.entries());
+                invalid.addAll(d.invalid());
+                last.putAll(d.last());
+                ignored += d.ignored();
+            }
+            return new Decoded(entries, invalid, last, ignored);
+        });
+    }
+
+    private static Decoded decode(List<KafkaRecord<String, String>> records, LineProcessor processor) {
+        List<Entry> entries = new ArrayList<>(records.size());
+        List<Invalid> invalid = new ArrayList<>();
+        Map<Integer, Long> last = new HashMap<>();
+        int ignored = 0;
+        for (KafkaRecord<String, String> record : records) {
+            long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset();
+            int partition = record.getPartition();
+            last.merge(partition, offset, Math::max);
+            try {
+                long kafkaTime = record.getTimestamp() == null ? System.currentTimeMillis() * 1_000_000L
+                        : Times.nanos(record.getTimestamp());
+                RecordParser.Parsed parsed = processor.parser().parse(record.getPayload(), kafkaTime);
+                ignored += parsed.ignored();
+                int sub = 0;
+                for (ShipperLine l : parsed.lines()) {
+                    entries.add(new Entry(partition, l.stream(), processor.process(l, offset, sub++)));
+                }
+            } catch (InvalidRecordException e) {
+                invalid.add(new Invalid(record, e));
+            }
+        }
+        return new Decoded(entries, invalid, last, ignored);
+    }
+
+    /** Invalid records go to the DLQ at once, with the reason; a crash before the next flush may send one twice. */
+    private Uni<Void> deadLetter(Decoded d) {
+        metrics.ignored(d.ignored());
+        if (d.invalid().isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Uni<Void>> nacks = new ArrayList<>();
+        for (Invalid i : d.invalid()) {
+            LOG.debugf("invalid log record at %d/%d: %s", i.record().getPartition(),
+                    i.record().getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset(), i.reason().getMessage());
+            metrics.deadLettered();
+            rule.count(CHANNEL, topic, ConsumerRule.Outcome.DEAD_LETTERED, 1);
+            nacks.add(Uni.createFrom().completionStage(() -> i.record().nack(i.reason())));
+        }
+        return Uni.join().all(nacks).andFailFast().replaceWithVoid();
+    }
+
+    /** User lines without the job label take the job whose snapshot names their pod, if one does yet. */
+    private Uni<Decoded> attribute(Decoded d) {
+        Set<String> pods = new HashSet<>();
+        for (Entry e : d.entries()) {
+            if (e.stream().jobId() == null && !e.stream().system()) {
+                pods.add(e.stream().namespace() + "/" + e.stream().pod());
+            }
+        }
+        if (pods.isEmpty()) {
+            return Uni.createFrom().item(d);
+        }
+        return rule.apply(CHANNEL, () -> podJobs.resolve(pods)).map(jobs -> {
+            if (jobs.isEmpty()) {
+                return d;
+            }
+            List<Entry> out = new ArrayList<>(d.entries().size());
+            for (Entry e : d.entries()) {
+                String job = e.stream().jobId() == null && !e.stream().system()
+                        ? jobs.get(e.stream().namespace() + "/" + e.stream().pod()) : null;
+                out.add(job == null ? e : new Entry(e.partition(), e.stream().withJob(job), e.line()));
+            }
+            return new Decoded(out, d.invalid(), d.last(), d.ignored());
+        });
+    }
+
+    private synchronized void append(Decoded d, KafkaRecordBatch<String, String> batch) {
+        for (Entry e : d.entries()) {
+            current.add(e.stream(), e.partition(), e.line(), e.line().text().length());
+        }
+        d.last().forEach((p, o) -> current.read(p, o, null));
+        current.acks.add(batch::ack);
+        current.records += batch.getRecords().size() - d.invalid().size();
+    }
+
+    private Uni<Void> afterAppend(Decoded d) {
+        boolean full;
+        boolean due;
+        synchronized (this) {
+            full = current.rawBytes >= maxBufferedBytes;
+            due = current.openedAt >= 0 && System.nanoTime() - current.openedAt >= flushIntervalNanos;
+        }
+        if (full) {
+            return flush();
+        }
+        if (due) {
+            flush().subscribe().with(v -> { }, e -> LOG.warn("flush failed", e));
+        }
+        return Uni.createFrom().voidItem();
+    }
+
+    /** The flush timer: a Vert.x periodic (the scheduler's every() does not go below a second). */
+    void onStart(@Observes StartupEvent start, Vertx vertx) {
+        long every = Math.max(10, flushIntervalNanos / 5_000_000L);
+        vertx.setPeriodic(every, id -> tick().subscribe().with(v -> { }, e -> LOG.warn("timed flush failed", e)));
+    }
+
+    Uni<Void> tick() {
+        synchronized (this) {
+            if (current.openedAt < 0 || System.nanoTime() - current.openedAt < flushIntervalNanos) {
+                return Uni.createFrom().voidItem();
+            }
+        }
+        return flush();
+    }
+
+    void onStop(@Observes ShutdownEvent stop) {
+        try {
+            flush().await().atMost(Duration.ofSeconds(30));
+        } catch (RuntimeException e) {
+            LOG.warnf("open chunks not stored at shutdown (their records are read again): %s", e.toString());
+        }
+        for (ExecutorService e : decodeThreads) {
+            e.shutdown();
+        }
+        encodeThread.shutdown();
+    }
+
+    /** Stores the current generation after the flushes before it; completes when it is stored. */
+    public Uni<Void> flush() {
+        CompletableFuture<Void> mine;
+        synchronized (this) {
+            if (current.isEmpty()) {
+                CompletableFuture<Void> pending = lastFlush;
+                return Uni.createFrom().completionStage(pending);
+            }
+            OpenChunks g = current;
+            current = new OpenChunks();
+            mine = lastFlush.handle((v, e) -> null)
+                    .thenCompose(v -> store(g).subscribeAsCompletionStage());
+            lastFlush = mine;
+        }
+        return Uni.createFrom().completionStage(mine);
+    }
+
+    private Uni<Void> store(OpenChunks g) {
+        long start = System.nanoTime();
+        return Uni.createFrom().item(() -> writer.encode(g)).runSubscriptionOn(encodeThread)
+                .chain(chunks -> rule.apply(CHANNEL, () -> writer.store(topic, chunks, g.next)))
+                .invoke(s -> {
+                    metrics.stored(s.lines(), s.rawBytes(), s.masked(), s.cut());
+                    rule.count(CHANNEL, topic, ConsumerRule.Outcome.APPLIED, g.records);
+                    metrics.flushed(System.nanoTime() - start);
+                })
+                .chain(() -> {
+                    List<Uni<Void>> acks = new ArrayList<>();
+                    g.acks.forEach(a -> acks.add(Uni.createFrom().completionStage(a).onFailure().recoverWithNull()));
+                    return acks.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(acks).andCollectFailures().replaceWithVoid();
+                });
+    }
+}

@@ -1,0 +1,48 @@
+package io.jobmon.logs.intake;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The Kafka offsets whose lines are stored, per topic partition, locked for the flush's transaction: two replicas (a
+ * zombie and its successor after a rebalance) never store the same lines.
+ */
+@ApplicationScoped
+public class OffsetRepository {
+
+    private static final String ENSURE = "INSERT INTO consumer_offset (topic, kafka_partition, next_offset)"
+            + " SELECT $1, p, 0 FROM unnest($2::int[]) AS p ON CONFLICT DO NOTHING";
+    private static final String LOCK = "SELECT kafka_partition, next_offset FROM consumer_offset"
+            + " WHERE topic = $1 AND kafka_partition = ANY($2::int[]) ORDER BY kafka_partition FOR UPDATE";
+    private static final String SAVE = "UPDATE consumer_offset o SET next_offset = u.n"
+            + " FROM unnest($2::int[], $3::bigint[]) AS u(p, n)"
+            + " WHERE o.topic = $1 AND o.kafka_partition = u.p AND o.next_offset < u.n";
+
+    public Uni<Map<Integer, Long>> lock(SqlConnection conn, String topic, Set<Integer> partitions) {
+        Integer[] parts = partitions.stream().sorted().toArray(Integer[]::new);
+        return conn.preparedQuery(ENSURE).execute(Tuple.of(topic, parts))
+                .chain(() -> conn.preparedQuery(LOCK).execute(Tuple.of(topic, parts)))
+                .map(rows -> {
+                    Map<Integer, Long> next = new HashMap<>();
+                    for (Row r : rows) {
+                        next.put(r.getInteger("kafka_partition"), r.getLong("next_offset"));
+                    }
+                    return next;
+                });
+    }
+
+    public Uni<Void> save(SqlConnection conn, String topic, Map<Integer, Long> next) {
+        Integer[] parts = next.keySet().toArray(Integer[]::new);
+        Long[] offsets = new Long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            offsets[i] = next.get(parts[i]);
+        }
+        return conn.preparedQuery(SAVE).execute(Tuple.of(topic, parts, offsets)).replaceWithVoid();
+    }
+}

@@ -1,0 +1,277 @@
+package io.jobmon.logs.intake;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jobmon.contracts.events.InvalidRecordException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a record value of {@code jobmon.logs.lines} in the forms shippers write, untouched:
+ * <ul>
+ * <li>Fluent Bit's Kafka output ({@code format json}): the record with {@code @timestamp} (or the configured
+ * {@code timestamp_key}; double or ISO 8601), {@code log} (docker/cri parsers) or {@code message} (classic cri
+ * parser), {@code stream}, {@code time}, and the kubernetes filter's {@code kubernetes.{pod_name, namespace_name,
+ * container_name, host, labels}}; its systemd input ({@code MESSAGE}, {@code _HOSTNAME}, {@code _SYSTEMD_UNIT},
+ * {@code SYSLOG_IDENTIFIER}) and kmsg input ({@code msg}, {@code sec}, {@code usec}, the node in {@code hostname}
+ * or {@code host} added by a record_modifier filter);</li>
+ * <li>Vector's kafka sink with the json codec: {@code message}, {@code timestamp}, {@code stream} and
+ * {@code kubernetes.{pod_name, pod_namespace, container_name, pod_node_name, pod_labels}} of the kubernetes_logs
+ * source (nested, or as flat dotted keys), and the journald source ({@code message}, {@code host},
+ * {@code _SYSTEMD_UNIT}, {@code SYSLOG_IDENTIFIER});</li>
+ * <li>a JSON array of any of those in one message;</li>
+ * <li>jobmon's own CloudEvent {@code io.jobmon.logs.lines.v1} (see the README).</li>
+ * </ul>
+ * Container lines of a pod carrying the job label belong to that job; of other pods, to the job whose snapshot
+ * names the pod (resolved later); of device-plugin style containers, to their node's system log.
+ */
+public final class RecordParser {
+
+    public static final String CLOUDEVENT_TYPE = "io.jobmon.logs.lines.v1";
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** What one record held: its lines, and how many entries were not job or system lines (other journal units). */
+    public record Parsed(List<ShipperLine> lines, int ignored) {
+    }
+
+    private final String jobLabel;
+    private final Set<String> systemUnits;
+    private final Pattern systemContainers;
+
+    public RecordParser(String jobLabel, Set<String> systemUnits, Pattern systemContainers) {
+        this.jobLabel = jobLabel;
+        this.systemUnits = systemUnits;
+        this.systemContainers = systemContainers;
+    }
+
+    /**
+     * @param kafkaTimeNanos the record's Kafka timestamp: the time of an entry that carries none
+     * @throws InvalidRecordException with a reason a person can act on
+     */
+    public Parsed parse(String value, long kafkaTimeNanos) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidRecordException("empty record value");
+        }
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(value);
+        } catch (JsonProcessingException e) {
+            throw new InvalidRecordException("not JSON: " + e.getOriginalMessage());
+        }
+        List<ShipperLine> out = new ArrayList<>(root.isArray() ? root.size() : 1);
+        int ignored = 0;
+        if (root.isArray()) {
+            for (int i = 0; i < root.size(); i++) {
+                try {
+                    ignored += entry(root.get(i), kafkaTimeNanos, out);
+                } catch (InvalidRecordException e) {
+                    throw new InvalidRecordException("entry [" + i + "]: " + e.getMessage());
+                }
+            }
+        } else {
+            ignored += entry(root, kafkaTimeNanos, out);
+        }
+        return new Parsed(out, ignored);
+    }
+
+    /** @return 1 when the entry is valid but no job or system line (another journal unit), else 0 */
+    private int entry(JsonNode e, long kafkaTime, List<ShipperLine> out) {
+        if (e == null || !e.isObject()) {
+            throw new InvalidRecordException("a JSON object (or an array of objects) is expected");
+        }
+        if (e.has("specversion") && e.has("data")) {
+            cloudEvent(e, out);
+            return 0;
+        }
+        JsonNode k8s = e.get("kubernetes");
+        if (k8s != null && k8s.isObject() || e.has("kubernetes.pod_name")) {
+            container(e, k8s, kafkaTime, out);
+            return 0;
+        }
+        String unit = firstText(e, "_SYSTEMD_UNIT", "_systemd_unit", "SYSTEMD_UNIT", "systemd_unit");
+        String ident = firstText(e, "SYSLOG_IDENTIFIER", "syslog_identifier");
+        String journalMessage = firstText(e, "MESSAGE", "message");
+        if (unit != null || ident != null) {
+            return journal(e, unit, ident, journalMessage, kafkaTime, out);
+        }
+        if (e.has("msg") && (e.has("sec") || e.has("priority"))) {
+            kmsg(e, kafkaTime, out);
+            return 0;
+        }
+        if (e.has("log") || e.has("message")) {
+            throw new InvalidRecordException("a log line without its pod: no 'kubernetes' metadata (enable Fluent Bit's"
+                    + " kubernetes filter or use Vector's kubernetes_logs source)");
+        }
+        throw new InvalidRecordException("not a Fluent Bit, Vector or jobmon log record: no 'log', 'message' or 'msg' field");
+    }
+
+    private void container(JsonNode e, JsonNode k8s, long kafkaTime, List<ShipperLine> out) {
+        String pod = k8s != null ? firstText(k8s, "pod_name") : text(e, "kubernetes.pod_name");
+        String ns = k8s != null ? firstText(k8s, "namespace_name", "pod_namespace") : firstText(e, "kubernetes.pod_namespace", "kubernetes.namespace_name");
+        String container = k8s != null ? firstText(k8s, "container_name") : text(e, "kubernetes.container_name");
+        String node = k8s != null ? firstText(k8s, "host", "pod_node_name") : firstText(e, "kubernetes.pod_node_name", "kubernetes.host");
+        JsonNode labels = k8s != null ? (k8s.has("labels") ? k8s.get("labels") : k8s.get("pod_labels")) : e.get("kubernetes.pod_labels");
+        if (pod == null) {
+            throw new InvalidRecordException("kubernetes metadata without pod_name");
+        }
+        String line = lineText(e);
+        long time = time(e, kafkaTime);
+        boolean stderr = "stderr".equals(text(e, "stream"));
+        if (container != null && systemContainers.matcher(container).matches()) {
+            if (node == null) {
+                throw new InvalidRecordException("system container '" + container + "' without its node (kubernetes.host)");
+            }
+            out.add(new ShipperLine(StreamKey.system(node, container), time, stderr, line));
+            return;
+        }
+        String job = labels != null && labels.isObject() ? text(labels, jobLabel) : null;
+        out.add(new ShipperLine(StreamKey.user(job, node, ns, pod, container), time, stderr, line));
+    }
+
+    private int journal(JsonNode e, String unit, String ident, String message, long kafkaTime, List<ShipperLine> out) {
+        String unitName = unit == null ? null : strip(unit);
+        String source = unitName != null && systemUnits.contains(unitName) ? unitName
+                : ident != null && systemUnits.contains(ident) ? ident : null;
+        if (source == null) {
+            return 1;
+        }
+        String node = firstText(e, "_HOSTNAME", "_hostname", "hostname", "host", "node");
+        if (node == null) {
+            throw new InvalidRecordException("journal record of " + source + " without its node (_HOSTNAME or host)");
+        }
+        if (message == null) {
+            throw new InvalidRecordException("journal record without MESSAGE");
+        }
+        long time = Long.MIN_VALUE;
+        String realtime = firstText(e, "__REALTIME_TIMESTAMP", "_SOURCE_REALTIME_TIMESTAMP");
+        if (!e.has("@timestamp") && !e.has("timestamp") && realtime != null) {
+            try {
+                time = Long.parseLong(realtime) * 1000L;
+            } catch (NumberFormatException ignored) {
+                // falls back below
+            }
+        }
+        if (time == Long.MIN_VALUE) {
+            time = time(e, kafkaTime);
+        }
+        out.add(new ShipperLine(StreamKey.system(node, source), time, false, message));
+        return 0;
+    }
+
+    private void kmsg(JsonNode e, long kafkaTime, List<ShipperLine> out) {
+        String node = firstText(e, "hostname", "host", "node", "_HOSTNAME");
+        if (node == null) {
+            throw new InvalidRecordException("kernel (kmsg) record without its node: add 'hostname' with a record_modifier filter");
+        }
+        long time;
+        if (e.has("sec")) {
+            time = e.path("sec").asLong() * 1_000_000_000L + e.path("usec").asLong() * 1000L;
+        } else {
+            time = time(e, kafkaTime);
+        }
+        out.add(new ShipperLine(StreamKey.system(node, "kernel"), time, false, text(e, "msg")));
+    }
+
+    private static void cloudEvent(JsonNode e, List<ShipperLine> out) {
+        if (!CLOUDEVENT_TYPE.equals(text(e, "type"))) {
+            throw new InvalidRecordException("CloudEvent of type '" + text(e, "type") + "', expected " + CLOUDEVENT_TYPE);
+        }
+        JsonNode d = e.get("data");
+        JsonNode lines = d.get("lines");
+        if (lines == null || !lines.isArray()) {
+            throw new InvalidRecordException("invalid log lines: missing 'lines'");
+        }
+        boolean system = "system".equals(text(d, "type"));
+        String source = text(d, "source");
+        StreamKey key;
+        if (system) {
+            String node = text(d, "node");
+            if (node == null || source == null) {
+                throw new InvalidRecordException("invalid log lines: a system line needs 'node' and 'source'");
+            }
+            key = StreamKey.system(node, source);
+        } else {
+            if (text(d, "pod") == null) {
+                throw new InvalidRecordException("invalid log lines: missing 'pod'");
+            }
+            key = StreamKey.user(text(d, "jobId"), text(d, "node"), text(d, "namespace"), text(d, "pod"), text(d, "container"));
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            JsonNode l = lines.get(i);
+            long t = Times.parse(text(l, "time"));
+            if (t == Long.MIN_VALUE) {
+                throw new InvalidRecordException("invalid log lines: lines[" + i + "].time is not an RFC 3339 time");
+            }
+            String line = text(l, "line");
+            out.add(new ShipperLine(key, t, "stderr".equals(source), line == null ? "" : line));
+        }
+    }
+
+    /** The line's text: {@code log} (a trailing newline of the docker form dropped), else {@code message}. */
+    static String lineText(JsonNode e) {
+        JsonNode v = e.get("log");
+        if (v == null || v.isNull()) {
+            v = e.get("message");
+        }
+        if (v == null || v.isNull()) {
+            throw new InvalidRecordException("no 'log' or 'message' field");
+        }
+        String s = v.isTextual() ? v.asText() : v.toString();
+        int end = s.length();
+        if (end > 0 && s.charAt(end - 1) == '\n') {
+            end--;
+            if (end > 0 && s.charAt(end - 1) == '\r') {
+                end--;
+            }
+        }
+        return end == s.length() ? s : s.substring(0, end);
+    }
+
+    /** The entry's time: {@code @timestamp}, {@code timestamp}, {@code time}, {@code date}, else the Kafka time. */
+    static long time(JsonNode e, long kafkaTime) {
+        for (String f : new String[] {"@timestamp", "timestamp", "time", "date"}) {
+            JsonNode v = e.get(f);
+            if (v == null || v.isNull()) {
+                continue;
+            }
+            // A number is epoch seconds (Fluent Bit's double carries microseconds); a string an RFC 3339 time.
+            long t = v.isNumber() ? Times.seconds(v.asDouble(), null) : Times.parse(v.asText());
+            if (t != Long.MIN_VALUE) {
+                return t;
+            }
+            throw new InvalidRecordException("'" + f + "' is not a time: " + abbreviate(v.asText()));
+        }
+        return kafkaTime;
+    }
+
+    private static String strip(String unit) {
+        return unit.endsWith(".service") ? unit.substring(0, unit.length() - 8) : unit;
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.isTextual() ? v.asText() : v.toString();
+    }
+
+    private static String firstText(JsonNode n, String... fields) {
+        for (String f : fields) {
+            String v = text(n, f);
+            if (v != null) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "…" : s;
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

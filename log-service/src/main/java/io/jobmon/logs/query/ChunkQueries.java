@@ -1,0 +1,96 @@
+package io.jobmon.logs.query;
+
+import io.jobmon.logs.chunk.ChunkRef;
+import io.jobmon.logs.chunk.ChunkStore;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The chunks of a scope overlapping a time range, in reading order (forward: by first line; backward: by last line),
+ * a batch at a time, with the keyword filter tested in PostgreSQL; and their bodies. Called from worker threads.
+ */
+@ApplicationScoped
+public class ChunkQueries {
+
+    static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String COLUMNS = "day, id, kind, node, namespace, pod, container, kafka_partition, min_offset,"
+            + " max_offset, min_time, max_time, lines, raw_bytes";
+    private static final String USER = "SELECT " + COLUMNS + " FROM chunk WHERE $1 AND job_id = $2 AND kind = 'u'"
+            + " AND ($3::text IS NULL OR pod = $3) AND ($4::text IS NULL OR container = $4)";
+    private static final String SYSTEM = "SELECT " + COLUMNS + " FROM chunk WHERE $5 AND kind = 's' AND node = ANY($6::text[])"
+            + " AND max_time >= $7 AND min_time < $8";
+    private static final String COMMON = " AND max_time >= $9 AND min_time < $10"
+            + " AND ($11::int[] IS NULL OR bloom_may_contain(filter, $11::int[]))";
+    private static final String FORWARD = "SELECT * FROM ((" + USER + COMMON + ") UNION ALL (" + SYSTEM + COMMON + ")) c"
+            + " WHERE (min_time, id) > ($12, $13) ORDER BY min_time, id LIMIT $14";
+    private static final String BACKWARD = "SELECT * FROM ((" + USER + COMMON + ") UNION ALL (" + SYSTEM + COMMON + ")) c"
+            + " WHERE (max_time, id) < ($12, $13) ORDER BY max_time DESC, id DESC LIMIT $14";
+    private static final String USER_NODES = "SELECT DISTINCT node FROM chunk WHERE job_id = $1 AND kind = 'u' AND node <> ''"
+            + " AND ($2::text IS NULL OR pod = $2)";
+
+    private final Pool pool;
+    private final ChunkStore store;
+
+    public ChunkQueries(Pool pool, ChunkStore store) {
+        this.pool = pool;
+        this.store = store;
+    }
+
+    /**
+     * The next {@code n} chunks after the keyset ({@code afterKey}, {@code afterId}): forward by first line time,
+     * backward by last line time.
+     */
+    public List<ChunkMeta> metas(Scope s, long from, long to, int[] hashes, boolean forward, long afterKey, long afterId, int n) {
+        Tuple args = Tuple.tuple().addValue(s.user()).addValue(s.jobId()).addValue(s.pod()).addValue(s.container())
+                .addValue(s.system()).addValue(s.nodes().toArray(String[]::new)).addValue(s.systemFrom())
+                .addValue(s.systemTo()).addValue(from).addValue(to)
+                .addValue(hashes == null || hashes.length == 0 ? null : box(hashes))
+                .addValue(afterKey).addValue(afterId).addValue(n);
+        return pool.preparedQuery(forward ? FORWARD : BACKWARD).execute(args).map(rows -> {
+            List<ChunkMeta> out = new ArrayList<>();
+            for (Row r : rows) {
+                out.add(meta(r));
+            }
+            return out;
+        }).await().atMost(WAIT);
+    }
+
+    public Map<ChunkRef, byte[]> bodies(List<ChunkRef> refs) {
+        return store.get(refs).await().atMost(WAIT);
+    }
+
+    /** The bodies, fetched while the caller goes on (a scan reads the next group while it searches this one). */
+    public java.util.concurrent.CompletableFuture<Map<ChunkRef, byte[]>> bodiesAsync(List<ChunkRef> refs) {
+        return store.get(refs).subscribeAsCompletionStage();
+    }
+
+    /** The nodes the job's (or one pod's) user lines came from. */
+    public List<String> userNodes(String jobId, String pod) {
+        return pool.preparedQuery(USER_NODES).execute(Tuple.of(jobId, pod)).map(rows -> {
+            List<String> out = new ArrayList<>();
+            rows.forEach(r -> out.add(r.getString("node")));
+            return out;
+        }).await().atMost(WAIT);
+    }
+
+    static ChunkMeta meta(Row r) {
+        return new ChunkMeta(new ChunkRef(r.getLocalDate("day"), r.getLong("id")), r.getString("kind").charAt(0),
+                r.getString("node"), r.getString("namespace"), r.getString("pod"), r.getString("container"),
+                r.getInteger("kafka_partition"), r.getLong("min_offset"), r.getLong("max_offset"), r.getLong("min_time"),
+                r.getLong("max_time"), r.getInteger("lines"), r.getLong("raw_bytes"));
+    }
+
+    private static Integer[] box(int[] a) {
+        Integer[] out = new Integer[a.length];
+        for (int i = 0; i < a.length; i++) {
+            out[i] = a[i];
+        }
+        return out;
+    }
+}

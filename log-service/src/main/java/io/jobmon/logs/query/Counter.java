@@ -1,0 +1,105 @@
+package io.jobmon.logs.query;
+
+import io.jobmon.logs.chunk.ChunkCodec;
+import io.jobmon.logs.chunk.ChunkData;
+import io.jobmon.logs.chunk.ChunkRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Counts a selection's lines (a search's matches) over all its chunks: the index skips chunks whose filter rules the
+ * keyword out, the rest are fetched a group at a time and decoded and searched in parallel.
+ */
+public final class Counter {
+
+    /** The count, and how many chunks were read out of how many the scope and time range hold. */
+    public record Count(long lines, int chunksRead) {
+    }
+
+    private static final int GROUP = 16;
+
+    private final ChunkQueries queries;
+    private final ExecutorService pool;
+
+    public Counter(ChunkQueries queries, ExecutorService pool) {
+        this.queries = queries;
+        this.pool = pool;
+    }
+
+    public Count count(Scope scope, long from, long to, LineMatcher matcher) {
+        long total = 0;
+        int read = 0;
+        long afterKey = Long.MIN_VALUE;
+        long afterId = Long.MIN_VALUE;
+        while (true) {
+            List<ChunkMeta> metas = queries.metas(scope, from, to, matcher == null ? null : matcher.hashes(), true,
+                    afterKey, afterId, 500);
+            List<List<ChunkMeta>> groups = new ArrayList<>();
+            for (int i = 0; i < metas.size(); i += GROUP) {
+                List<ChunkMeta> group = metas.subList(i, Math.min(metas.size(), i + GROUP));
+                if (matcher == null && group.stream().allMatch(m -> m.minTime() >= from && m.maxTime() < to)) {
+                    total += group.stream().mapToLong(ChunkMeta::lines).sum();
+                } else {
+                    groups.add(group);
+                }
+            }
+            // the next group's bodies are on their way while this group is decoded and searched
+            CompletableFuture<Map<ChunkRef, byte[]>> next = groups.isEmpty() ? null : fetch(groups.get(0));
+            for (int g = 0; g < groups.size(); g++) {
+                Map<ChunkRef, byte[]> bodies = join(next);
+                next = g + 1 < groups.size() ? fetch(groups.get(g + 1)) : null;
+                List<CompletableFuture<Long>> counts = new ArrayList<>();
+                for (ChunkMeta m : groups.get(g)) {
+                    byte[] body = bodies.get(m.ref());
+                    if (body == null) {
+                        throw new LogReader.Moved();
+                    }
+                    counts.add(CompletableFuture.supplyAsync(() -> countIn(ChunkCodec.decode(body), from, to, matcher), pool));
+                }
+                read += groups.get(g).size();
+                for (CompletableFuture<Long> c : counts) {
+                    total += join(c);
+                }
+            }
+            if (metas.size() < 500) {
+                return new Count(total, read);
+            }
+            ChunkMeta last = metas.get(metas.size() - 1);
+            afterKey = last.minTime();
+            afterId = last.ref().id();
+        }
+    }
+
+    private CompletableFuture<Map<ChunkRef, byte[]>> fetch(List<ChunkMeta> group) {
+        return queries.bodiesAsync(group.stream().map(ChunkMeta::ref).toList());
+    }
+
+    private static long countIn(ChunkData d, long from, long to, LineMatcher matcher) {
+        boolean[] match = matcher == null ? null : matcher.matches(d);
+        long n = 0;
+        for (int i = 0; i < d.size; i++) {
+            if (d.times[i] >= from && d.times[i] < to && (match == null || match[i])) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static <T> T join(CompletableFuture<T> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+}

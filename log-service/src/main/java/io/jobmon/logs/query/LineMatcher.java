@@ -1,0 +1,130 @@
+package io.jobmon.logs.query;
+
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.logs.chunk.ChunkData;
+import io.jobmon.logs.chunk.TrigramFilter;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Which lines a search keeps: a keyword ({@code q}, case-sensitive or not) and/or a regex (RE2/J: linear in the text,
+ * no backtracking), both under a deadline — a search that runs past it is a problem answer, never a stuck thread.
+ */
+public final class LineMatcher {
+
+    /** A search that ran past its deadline: answered 422 with a problem naming the way out. */
+    public static ApiException tooSlow(long deadlineMillis) {
+        return new ApiException(422, "Unprocessable Content", "search-timeout",
+                "the search did not finish within " + deadlineMillis + " ms: narrow the time range, the pods, or the regex",
+                null);
+    }
+
+    private final String keyword;
+    private final byte[] keywordBytes;
+    private final String keywordLatin1;
+    private final boolean ignoreCase;
+    private final Pattern regex;
+    private final long deadline;
+    private final long deadlineMillis;
+    private final int[] hashes;
+
+    private LineMatcher(String keyword, boolean ignoreCase, Pattern regex, long deadlineMillis) {
+        this.keyword = keyword;
+        this.ignoreCase = ignoreCase;
+        byte[] k = keyword == null ? null : keyword.getBytes(StandardCharsets.UTF_8);
+        this.keywordBytes = k == null ? null : ignoreCase ? lowerAscii(k, 0, k.length) : k;
+        this.keywordLatin1 = k == null ? null : new String(keywordBytes, StandardCharsets.ISO_8859_1);
+        this.regex = regex;
+        this.deadlineMillis = deadlineMillis;
+        this.deadline = System.nanoTime() + deadlineMillis * 1_000_000L;
+        this.hashes = keyword == null ? new int[0] : TrigramFilter.hashes(keyword, ignoreCase);
+    }
+
+    /** @return null when neither a keyword nor a regex is given */
+    public static LineMatcher of(String q, boolean ignoreCase, String regex, int maxRegexLength, long deadlineMillis) {
+        String keyword = q == null || q.isEmpty() ? null : q;
+        Pattern p = null;
+        if (regex != null && !regex.isEmpty()) {
+            if (regex.length() > maxRegexLength) {
+                throw ApiException.badRequest("regex", "longer than " + maxRegexLength + " characters");
+            }
+            try {
+                p = Pattern.compile(regex, ignoreCase ? Pattern.CASE_INSENSITIVE : 0);
+            } catch (PatternSyntaxException | IllegalArgumentException e) {
+                throw ApiException.badRequest("regex", "not a valid RE2 regular expression: " + e.getMessage());
+            }
+        }
+        return keyword == null && p == null ? null : new LineMatcher(keyword, ignoreCase, p, deadlineMillis);
+    }
+
+    /** The trigram hashes a chunk must have (the keyword's; a regex alone cannot skip chunks). */
+    public int[] hashes() {
+        return hashes;
+    }
+
+    public void checkDeadline() {
+        if (System.nanoTime() - deadline > 0) {
+            throw tooSlow(deadlineMillis);
+        }
+    }
+
+    /**
+     * Marks the lines of a chunk that match: the keyword is searched over the whole text region at once (an
+     * intrinsic byte search), then each candidate line is checked by the regex.
+     */
+    public boolean[] matches(ChunkData d) {
+        boolean[] out = new boolean[d.size];
+        if (keyword != null) {
+            String region = ignoreCase
+                    ? new String(lowerAscii(d.text, d.textFrom, d.textTo - d.textFrom), StandardCharsets.ISO_8859_1)
+                    : new String(d.text, d.textFrom, d.textTo - d.textFrom, StandardCharsets.ISO_8859_1);
+            int from = 0;
+            while (true) {
+                int at = region.indexOf(keywordLatin1, from);
+                if (at < 0) {
+                    break;
+                }
+                int line = d.lineAt(at + d.textFrom);
+                out[line] = true;
+                from = d.starts[line] - d.textFrom + d.lengths[line] + 1;
+            }
+        } else {
+            java.util.Arrays.fill(out, true);
+        }
+        if (regex != null) {
+            for (int i = 0; i < d.size; i++) {
+                if (out[i]) {
+                    out[i] = regex.matcher(d.line(i)).find();
+                    if ((i & 255) == 0) {
+                        checkDeadline();
+                    }
+                }
+            }
+        }
+        checkDeadline();
+        return out;
+    }
+
+    /** ASCII letters lowercased (keyword case-insensitivity covers ASCII; a regex with ignoreCase covers Unicode). */
+    static byte[] lowerAscii(byte[] b, int off, int len) {
+        byte[] out = new byte[len];
+        for (int i = 0; i < len; i++) {
+            byte c = b[off + i];
+            out[i] = c >= 'A' && c <= 'Z' ? (byte) (c + 32) : c;
+        }
+        return out;
+    }
+
+    /** Whether one line (a follow's) matches. */
+    public boolean matches(String line) {
+        if (keyword != null) {
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            String l = new String(ignoreCase ? lowerAscii(b, 0, b.length) : b, StandardCharsets.ISO_8859_1);
+            if (!l.contains(keywordLatin1)) {
+                return false;
+            }
+        }
+        return regex == null || regex.matcher(line).find();
+    }
+}

@@ -1,0 +1,248 @@
+package io.jobmon.logs.query;
+
+import io.jobmon.logs.chunk.ChunkCodec;
+import io.jobmon.logs.chunk.ChunkData;
+import io.jobmon.logs.chunk.ChunkRef;
+import io.jobmon.logs.chunk.StoredLine;
+import io.jobmon.logs.intake.Times;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Predicate;
+
+/**
+ * Reads a scope's lines in position order from a cursor, forward or backward: a merge of the chunks (several streams,
+ * partitions, replicas; chunks may overlap in time) that opens a chunk only when its first (last) line could come
+ * next. Bodies are fetched a few chunks ahead and decoded and searched in parallel. Runs on a worker thread.
+ */
+public final class LogReader {
+
+    /** A chunk removed between reading the index and its body (compaction, expiry): the read starts over. */
+    public static final class Moved extends RuntimeException {
+        Moved() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** What to read. {@code accept} further limits lines (a follow's start); may be null. */
+    public record Request(Scope scope, long from, long to, Position after, boolean forward, int limit,
+            LineMatcher matcher, Predicate<Position> accept) {
+    }
+
+    /** A line found, with its chunk's stream. */
+    public record Found(ChunkMeta chunk, Position position, StoredLine line) {
+    }
+
+    private static final int BATCH = 200;
+    private static final int AHEAD = 8;
+
+    private final ChunkQueries queries;
+    private final ExecutorService pool;
+
+    public LogReader(ChunkQueries queries, ExecutorService pool) {
+        this.queries = queries;
+        this.pool = pool;
+    }
+
+    /** Up to {@code limit + 1} lines (the extra one tells whether there are more). */
+    public List<Found> read(Request r) {
+        Comparator<Head> order = Comparator.comparing(Head::position);
+        PriorityQueue<Head> heads = new PriorityQueue<>(r.forward() ? order : order.reversed());
+        Metas metas = new Metas(r);
+        List<Found> out = new ArrayList<>();
+        while (out.size() <= r.limit()) {
+            while (metas.hasNext() && (heads.isEmpty() || opensBefore(metas.peek(), heads.peek(), r.forward()))) {
+                Head h = metas.open();
+                if (h != null && h.seek(r)) {
+                    heads.add(h);
+                }
+            }
+            Head h = heads.poll();
+            if (h == null) {
+                break;
+            }
+            out.add(h.found());
+            if (h.next(r)) {
+                heads.add(h);
+            }
+        }
+        return out;
+    }
+
+    private static boolean opensBefore(ChunkMeta m, Head h, boolean forward) {
+        return forward ? m.minTime() <= h.position().time() : m.maxTime() >= h.position().time();
+    }
+
+    /** The chunks in reading order, their bodies fetched and decoded ahead. */
+    private final class Metas {
+        private final Request r;
+        private final Deque<ChunkMeta> queue = new ArrayDeque<>();
+        private final Map<ChunkRef, CompletableFuture<Head>> ready = new HashMap<>();
+        private long afterKey;
+        private long afterId;
+        private boolean exhausted;
+
+        Metas(Request r) {
+            this.r = r;
+            this.afterKey = r.forward() ? Long.MIN_VALUE : Long.MAX_VALUE;
+            this.afterId = r.forward() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+
+        boolean hasNext() {
+            fill();
+            return !queue.isEmpty();
+        }
+
+        ChunkMeta peek() {
+            fill();
+            return queue.peekFirst();
+        }
+
+        private void fill() {
+            if (!queue.isEmpty() || exhausted) {
+                return;
+            }
+            long from = r.from();
+            long to = r.to();
+            if (r.after() != null) {
+                if (r.forward()) {
+                    from = Math.max(from, r.after().time());
+                } else {
+                    to = Math.min(to, r.after().time() + 1);
+                }
+            }
+            List<ChunkMeta> batch = queries.metas(r.scope(), from, to, r.matcher() == null ? null : r.matcher().hashes(),
+                    r.forward(), afterKey, afterId, BATCH);
+            if (batch.size() < BATCH) {
+                exhausted = true;
+            }
+            if (!batch.isEmpty()) {
+                ChunkMeta last = batch.get(batch.size() - 1);
+                afterKey = r.forward() ? last.minTime() : last.maxTime();
+                afterId = last.ref().id();
+            }
+            queue.addAll(batch);
+        }
+
+        /** The next chunk decoded (null if it matched nothing). */
+        Head open() {
+            ChunkMeta m = queue.pollFirst();
+            if (!ready.containsKey(m.ref())) {
+                prefetch(m);
+            }
+            try {
+                return ready.remove(m.ref()).get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+
+        private void prefetch(ChunkMeta first) {
+            List<ChunkMeta> group = new ArrayList<>();
+            group.add(first);
+            for (ChunkMeta m : queue) {
+                if (group.size() >= AHEAD) {
+                    break;
+                }
+                if (!ready.containsKey(m.ref())) {
+                    group.add(m);
+                }
+            }
+            Map<ChunkRef, byte[]> bodies = queries.bodies(group.stream().map(ChunkMeta::ref).toList());
+            for (ChunkMeta m : group) {
+                byte[] body = bodies.get(m.ref());
+                if (body == null) {
+                    throw new Moved();
+                }
+                ready.put(m.ref(), CompletableFuture.supplyAsync(() -> {
+                    ChunkData d = ChunkCodec.decode(body);
+                    boolean[] match = r.matcher() == null ? null : r.matcher().matches(d);
+                    return new Head(m, d, match);
+                }, pool));
+            }
+        }
+    }
+
+    /** A decoded chunk and the line of it that comes next. */
+    private static final class Head {
+        final ChunkMeta meta;
+        final ChunkData data;
+        final boolean[] match;
+        int i;
+        Position pos;
+
+        Head(ChunkMeta meta, ChunkData data, boolean[] match) {
+            this.meta = meta;
+            this.data = data;
+            this.match = match;
+        }
+
+        Position position() {
+            return pos;
+        }
+
+        Found found() {
+            return new Found(meta, pos, data.stored(i));
+        }
+
+        /** Positions on the first line to return; false if none. */
+        boolean seek(Request r) {
+            i = r.forward() ? 0 : data.size - 1;
+            return settle(r);
+        }
+
+        boolean next(Request r) {
+            i += r.forward() ? 1 : -1;
+            return settle(r);
+        }
+
+        private boolean settle(Request r) {
+            int step = r.forward() ? 1 : -1;
+            for (; i >= 0 && i < data.size; i += step) {
+                long t = data.times[i];
+                if (r.forward() && t >= r.to() || !r.forward() && t < r.from()) {
+                    return false;
+                }
+                if (t < r.from() || t >= r.to() || match != null && !match[i]) {
+                    continue;
+                }
+                Position p = new Position(t, meta.partition(), data.offsets[i], data.subs[i]);
+                if (r.after() != null && (r.forward() ? p.compareTo(r.after()) <= 0 : p.compareTo(r.after()) >= 0)) {
+                    continue;
+                }
+                if (r.accept() != null && !r.accept().test(p)) {
+                    continue;
+                }
+                pos = p;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** The API form of a found line. */
+    public static LogLine item(Found f) {
+        ChunkMeta m = f.chunk();
+        StoredLine l = f.line();
+        boolean system = m.system();
+        return new LogLine(Times.instant(l.time()), system ? "system" : "user", system ? null : m.pod(),
+                system ? null : m.container(), m.node().isEmpty() ? null : m.node(),
+                system ? m.container() : (l.flags() & StoredLine.STDERR) != 0 ? "stderr" : "stdout", l.text(),
+                (l.flags() & StoredLine.MASKED) != 0 ? Boolean.TRUE : null,
+                (l.flags() & StoredLine.CUT) != 0 ? Boolean.TRUE : null, f.position().cursor());
+    }
+}

@@ -1,0 +1,111 @@
+package io.jobmon.logs.query;
+
+import io.jobmon.contracts.access.CallerFactory;
+import io.jobmon.logs.config.LogsConfig;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+
+/** A job's log lines: time range, pod, container, keyword, regex, tail, paging both ways. */
+@Path("/api/v1/jobs/{id}/logs")
+public class LogResource {
+
+    private final JobLogs jobLogs;
+    private final ChunkQueries queries;
+    private final SearchPool search;
+    private final LogsConfig config;
+    private final JsonWebToken token;
+
+    private final Summaries summaries;
+
+    public LogResource(JobLogs jobLogs, ChunkQueries queries, SearchPool search, LogsConfig config, JsonWebToken token,
+            Summaries summaries) {
+        this.summaries = summaries;
+        this.jobLogs = jobLogs;
+        this.queries = queries;
+        this.search = search;
+        this.config = config;
+        this.token = token;
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The job's log lines in time order (404 when the caller may not see the job, 410 once its logs"
+            + " expired)")
+    public LogPage lines(@PathParam("id") String id,
+            @Parameter(description = "user or system; absent: both") @QueryParam("type") String type,
+            @QueryParam("pod") String pod, @QueryParam("container") String container,
+            @Parameter(description = "RFC 3339, inclusive") @QueryParam("from") String from,
+            @Parameter(description = "RFC 3339, exclusive") @QueryParam("to") String to,
+            @Parameter(description = "keyword (plain text)") @QueryParam("q") String q,
+            @Parameter(description = "true: q and regex ignore case") @QueryParam("ignoreCase") String ignoreCase,
+            @Parameter(description = "RE2 regular expression") @QueryParam("regex") String regex,
+            @Parameter(description = "the last N lines (1..10000), in time order") @QueryParam("tail") String tail,
+            @Parameter(description = "1..500, default 50") @QueryParam("limit") String limit,
+            @Parameter(description = "a line's cursor or nextCursor: continue after (forward) or before (backward) it")
+            @QueryParam("cursor") String cursor,
+            @Parameter(description = "forward (default, oldest first) or backward (newest first)") @QueryParam("direction") String direction) {
+        LogQuery lq = LogQuery.of(type, pod, container, from, to, q, ignoreCase, regex, tail, limit, cursor, direction, config);
+        JobLogs.Job job = jobLogs.require(CallerFactory.fromToken(token), id);
+        Scope scope = jobLogs.scope(job, lq.user(), lq.system(), lq.pod(), lq.container());
+        LineMatcher matcher = LineMatcher.of(lq.q(), lq.ignoreCase(), lq.regex(), config.query().maxRegexLength(),
+                config.query().searchDeadline().toMillis());
+        boolean forward = lq.tail() == null && lq.forward();
+        int n = lq.tail() != null ? lq.tail() : lq.limit();
+        LogReader reader = new LogReader(queries, search.executor());
+        List<LogReader.Found> found = JobLogs.retrying(() -> reader.read(new LogReader.Request(scope, lq.from(), lq.to(),
+                lq.cursor(), forward, n, matcher, null)));
+        boolean more = found.size() > n;
+        List<LogLine> items = new ArrayList<>(Math.min(found.size(), n));
+        for (int i = 0; i < Math.min(found.size(), n); i++) {
+            items.add(LogReader.item(found.get(i)));
+        }
+        String next = more ? items.get(items.size() - 1).cursor() : null;
+        if (lq.tail() != null) {
+            Collections.reverse(items);
+            next = more ? items.get(0).cursor() : null; // continue backward from the oldest line shown
+        }
+        return new LogPage(items, next, job.retention());
+    }
+
+    @GET
+    @Path("/pods")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Pods and containers that have logs, and the system sources of the job's nodes, with first and"
+            + " last line time, lines and bytes")
+    public PodsView pods(@PathParam("id") String id) {
+        JobLogs.Job job = jobLogs.require(CallerFactory.fromToken(token), id);
+        Scope scope = jobLogs.scope(job, false, true, null, null);
+        return new PodsView(summaries.pods(id), summaries.system(scope), job.retention());
+    }
+
+    /** How many lines a selection (a search) holds. */
+    public record CountView(long lines, int chunksRead) {
+    }
+
+    @GET
+    @Path("/count")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "How many lines the selection holds: a search's number of matches over the whole range")
+    public CountView count(@PathParam("id") String id, @QueryParam("type") String type, @QueryParam("pod") String pod,
+            @QueryParam("container") String container, @QueryParam("from") String from, @QueryParam("to") String to,
+            @QueryParam("q") String q, @QueryParam("ignoreCase") String ignoreCase, @QueryParam("regex") String regex) {
+        LogQuery lq = LogQuery.of(type, pod, container, from, to, q, ignoreCase, regex, null, null, null, null, config);
+        JobLogs.Job job = jobLogs.require(CallerFactory.fromToken(token), id);
+        Scope scope = jobLogs.scope(job, lq.user(), lq.system(), lq.pod(), lq.container());
+        LineMatcher matcher = LineMatcher.of(lq.q(), lq.ignoreCase(), lq.regex(), config.query().maxRegexLength(),
+                config.query().searchDeadline().toMillis());
+        Counter counter = new Counter(queries, search.executor());
+        Counter.Count c = JobLogs.retrying(() -> counter.count(scope, lq.from(), lq.to(), matcher));
+        return new CountView(c.lines(), c.chunksRead());
+    }
+}

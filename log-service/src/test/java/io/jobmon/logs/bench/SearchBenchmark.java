@@ -1,0 +1,191 @@
+package io.jobmon.logs.bench;
+
+import io.jobmon.logs.chunk.ChunkCodec;
+import io.jobmon.logs.chunk.PgChunkStore;
+import io.jobmon.logs.chunk.StoredLine;
+import io.jobmon.logs.query.ChunkQueries;
+import io.jobmon.logs.query.Counter;
+import io.jobmon.logs.query.LineMatcher;
+import io.jobmon.logs.query.LogReader;
+import io.jobmon.logs.query.Scope;
+import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.PoolOptions;
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.flywaydb.core.Flyway;
+
+/**
+ * Search and tail of log-service's store against grep on the same text (a program, not a test; command in the
+ * README). Arguments: {@code bigMB} (1024) and {@code smallMB} (10) of raw log text of two jobs.
+ *
+ * <p>The jobs' chunks are written as compaction writes them (1 MB of one pod's lines, zstd 9, trigram filter), straight
+ * into a fresh database (Kafka intake is measured by {@link IngestBenchmark}); the same lines go to a file. Then, warm,
+ * in this JVM: counting a frequent and a rare keyword over the big job with the query engine ({@code /logs/count}:
+ * index read with the filters tested in PostgreSQL, bodies fetched, decompressed and searched on 2 threads) against
+ * {@code grep -F -c} on the file; and the last 1,000 lines ({@code tail=1000}) of the big and the small job, 200 times
+ * each (p50, p99). HTTP and JSON are not included.
+ */
+public final class SearchBenchmark {
+
+    public static void main(String[] args) throws Exception {
+        int bigMb = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
+        int smallMb = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
+        String url = Bench.freshDatabase(pg, "search_" + run);
+        Flyway.configure().dataSource("jdbc:" + url, pg.user(), pg.password()).schemas("logs").createSchemas(true)
+                .locations("classpath:db/migration").load().migrate();
+        Path file = Files.createTempFile("search-big-", ".log");
+        try (Connection c = Bench.db(url, pg.user(), pg.password())) {
+            c.createStatement().execute("SET search_path = logs");
+            c.createStatement().execute("CREATE TABLE chunk_p20260713 PARTITION OF chunk FOR VALUES FROM ('2026-07-13') TO ('2026-07-14')");
+            c.createStatement().execute("CREATE TABLE chunk_body_p20260713 PARTITION OF chunk_body FOR VALUES FROM ('2026-07-13') TO ('2026-07-14')");
+            c.createStatement().execute("ALTER TABLE chunk_body_p20260713 ALTER COLUMN body SET STORAGE EXTERNAL");
+            long t0 = System.nanoTime();
+            long[] big = write(c, "big", bigMb * 1_048_576L, file);
+            write(c, "small", smallMb * 1_048_576L, null);
+            c.createStatement().execute("VACUUM ANALYZE");
+            System.out.printf("wrote %,d lines (%,d MB) of job big in %,d chunks, and job small, in %.0f s%n", big[0],
+                    bigMb, big[1], (System.nanoTime() - t0) / 1e9);
+        }
+        Vertx vertx = Vertx.vertx();
+        PgConnectOptions options = PgConnectOptions.fromUri(url).setUser(pg.user()).setPassword(pg.password())
+                .setProperties(Map.of("search_path", "logs"));
+        Pool pool = Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(options)
+                .using(vertx.getDelegate()).build());
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        ChunkQueries queries = new ChunkQueries(pool, new PgChunkStore(pool));
+        Counter counter = new Counter(queries, threads);
+        Scope bigScope = new Scope("big", true, false, null, null, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
+        Scope smallScope = new Scope("small", true, false, null, null, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
+
+        grep(Workload.FREQUENT, file); // warm the page cache
+        for (String keyword : new String[] {Workload.FREQUENT, Workload.RARE}) {
+            double[] ours = new double[5];
+            Counter.Count count = null;
+            for (int i = 0; i < ours.length; i++) {
+                LineMatcher m = LineMatcher.of(keyword, false, null, 512, 600_000);
+                long s = System.nanoTime();
+                count = counter.count(bigScope, Long.MIN_VALUE, Long.MAX_VALUE, m);
+                ours[i] = (System.nanoTime() - s) / 1e9;
+            }
+            double[] grep = new double[5];
+            long grepCount = 0;
+            for (int i = 0; i < grep.length; i++) {
+                long s = System.nanoTime();
+                grepCount = grep(keyword, file);
+                grep[i] = (System.nanoTime() - s) / 1e9;
+            }
+            Arrays.sort(ours);
+            Arrays.sort(grep);
+            System.out.printf("search '%s': %,d lines in %.3f s, %d chunks read (grep -F -c: %,d lines in %.3f s) = %.2f x grep"
+                    + " (medians of 5)%n", keyword, count.lines(), ours[2], count.chunksRead(), grepCount, grep[2], ours[2] / grep[2]);
+        }
+        LogReader reader = new LogReader(queries, threads);
+        for (Scope s : new Scope[] {bigScope, smallScope}) {
+            long[] times = new long[200];
+            for (int i = -20; i < times.length; i++) {
+                long t = System.nanoTime();
+                List<LogReader.Found> lines = reader.read(new LogReader.Request(s, Long.MIN_VALUE, Long.MAX_VALUE, null, false,
+                        1000, null, null));
+                if (lines.size() != 1001) {
+                    throw new IllegalStateException("tail read " + lines.size());
+                }
+                if (i >= 0) {
+                    times[i] = System.nanoTime() - t;
+                }
+            }
+            Arrays.sort(times);
+            System.out.printf("tail=1000 of job %s: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", s.jobId(), times[100] / 1e6,
+                    times[197] / 1e6, times[199] / 1e6);
+        }
+        threads.shutdown();
+        Files.deleteIfExists(file);
+        System.exit(0);
+    }
+
+    private static long grep(String keyword, Path file) throws Exception {
+        Process p = new ProcessBuilder("grep", "-F", "-c", keyword, file.toString()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        p.waitFor();
+        return Long.parseLong(out);
+    }
+
+    /** Writes a job's chunks (16 pods, 1 MB each) and, if given, its text to a file; @return lines, chunks. */
+    private static long[] write(Connection c, String job, long rawBytes, Path file) throws Exception {
+        int pods = 16;
+        Workload[] w = new Workload[pods];
+        List<List<StoredLine>> open = new ArrayList<>();
+        long[] openBytes = new long[pods];
+        for (int p = 0; p < pods; p++) {
+            w[p] = new Workload(job.hashCode() + p, p);
+            open.add(new ArrayList<>());
+        }
+        PreparedStatement index = c.prepareStatement("INSERT INTO chunk (id, day, job_id, kind, node, namespace, pod, container,"
+                + " kafka_partition, min_offset, max_offset, min_time, max_time, lines, raw_bytes, stored_bytes, level, filter)"
+                + " VALUES (nextval('chunk_id_seq'), DATE '2026-07-13', ?, 'u', ?, 'team-nlp', ?, 'trainer', ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
+                + " RETURNING id");
+        PreparedStatement body = c.prepareStatement("INSERT INTO chunk_body (day, id, body) VALUES (DATE '2026-07-13', ?, ?)");
+        OutputStream out = file == null ? OutputStream.nullOutputStream() : new BufferedOutputStream(Files.newOutputStream(file), 1 << 20);
+        long written = 0;
+        long lines = 0;
+        long chunks = 0;
+        long time = 1_783_900_800_000_000_000L; // 2026-07-13T00:00:00Z
+        while (written < rawBytes) {
+            int p = (int) (lines % pods);
+            String line = w[p].next();
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            out.write(b);
+            out.write('\n');
+            written += b.length;
+            open.get(p).add(new StoredLine(time + lines * 1000L, lines, 0, 0, line));
+            openBytes[p] += b.length;
+            lines++;
+            if (openBytes[p] >= 1_048_576 || written >= rawBytes) {
+                for (int q = 0; q < pods; q++) {
+                    if (open.get(q).isEmpty() || q != p && written < rawBytes) {
+                        continue;
+                    }
+                    ChunkCodec.Encoded e = ChunkCodec.encode(open.get(q), 9, 1 << 17);
+                    index.setString(1, job);
+                    index.setString(2, "gpu-node-" + q);
+                    index.setString(3, job + "-worker-" + q);
+                    index.setInt(4, q % 4);
+                    index.setLong(5, e.minOffset());
+                    index.setLong(6, e.maxOffset());
+                    index.setLong(7, e.minTime());
+                    index.setLong(8, e.maxTime());
+                    index.setInt(9, e.lines());
+                    index.setLong(10, e.rawBytes());
+                    index.setInt(11, e.body().length);
+                    index.setBytes(12, e.filter());
+                    var rs = index.executeQuery();
+                    rs.next();
+                    body.setLong(1, rs.getLong(1));
+                    body.setBytes(2, e.body());
+                    body.executeUpdate();
+                    open.get(q).clear();
+                    openBytes[q] = 0;
+                    chunks++;
+                }
+            }
+        }
+        out.close();
+        return new long[] {lines, chunks};
+    }
+}

@@ -1,0 +1,172 @@
+package io.jobmon.metrics.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** metrics-service: intake, storage, query and alerting settings ({@code jobmon.metrics.*}). */
+@ConfigMapping(prefix = "jobmon.metrics")
+public interface MetricsConfig {
+
+    Scrape scrape();
+
+    Discovery discovery();
+
+    Storage storage();
+
+    @WithName("remote-write")
+    RemoteWrite remoteWrite();
+
+    Jobs jobs();
+
+    /** Labels that name a sample's node when a remote-writer does not say it, first present wins. */
+    @WithName("node-labels")
+    @WithDefault("hostname,Hostname,node,kubernetes_node,nodename,instance")
+    List<String> nodeLabels();
+
+    interface Scrape {
+        /** Scrape targets at all on this replica (a query-only replica turns it off). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** How often every target is scraped. */
+        @WithDefault("15s")
+        Duration interval();
+
+        /** A scrape slower than this counts as failed (up = 0). */
+        @WithDefault("10s")
+        Duration timeout();
+
+        /** How long a replica's hold on a target lasts unrenewed; another replica takes it over after that. */
+        @WithDefault("45s")
+        Duration leaseDuration();
+
+        /** Largest exposition body read from a target. */
+        @WithDefault("32")
+        int maxBodyMegabytes();
+
+        /** Static targets by name. */
+        Map<String, Target> targets();
+    }
+
+    interface Target {
+        /** The metrics URL, e.g. http://gpu-node-1:9400/metrics. */
+        String url();
+
+        /** {@code dcgm-exporter} or {@code node-exporter} (the Prometheus job label). */
+        @WithDefault("dcgm-exporter")
+        String job();
+
+        /** The node the exporter runs on; absent: the host of the URL. */
+        Optional<String> node();
+
+        /** Cluster stamped on every sample. */
+        Optional<String> cluster();
+
+        /** GPU pool (resource pool, queue) the node belongs to, for the overview. */
+        Optional<String> pool();
+    }
+
+    interface Discovery {
+        /** How often a cluster's exporter pods are listed. */
+        @WithDefault("30s")
+        Duration every();
+
+        /** Clusters whose exporter pods are discovered, by name. */
+        Map<String, Cluster> clusters();
+    }
+
+    interface Cluster {
+        /** Path of a kubeconfig file for this cluster; absent: the service's own client. */
+        Optional<String> kubeconfig();
+
+        /** Context of the kubeconfig; absent: its current context. */
+        Optional<String> context();
+
+        /** Namespace of the exporter pods; absent: all namespaces. */
+        Optional<String> namespace();
+
+        /** Label selector of dcgm-exporter pods (the GPU Operator's label). */
+        @WithDefault("app=nvidia-dcgm-exporter")
+        String dcgmSelector();
+
+        /** dcgm-exporter's metrics port. */
+        @WithDefault("9400")
+        int dcgmPort();
+
+        /** Label selector of node_exporter pods (the kube-prometheus-stack chart's label). */
+        @WithDefault("app.kubernetes.io/name=prometheus-node-exporter")
+        String nodeSelector();
+
+        /** node_exporter's metrics port. */
+        @WithDefault("9100")
+        int nodePort();
+
+        /** Pod label whose value is the GPU pool of the exporter's node; absent: no pool. */
+        Optional<String> poolLabel();
+    }
+
+    interface Storage {
+        /** Days of raw samples kept (full resolution). */
+        @WithDefault("3")
+        int rawRetentionDays();
+
+        /** Days of 1-minute rollups kept. */
+        @WithName("rollup-1m-retention-days")
+        @WithDefault("30")
+        int rollup1mRetentionDays();
+
+        /** Days of 1-hour rollups kept. */
+        @WithName("rollup-1h-retention-days")
+        @WithDefault("365")
+        int rollup1hRetentionDays();
+
+        /** A window is compacted this long after its end (late samples of a scrape still arrive). */
+        @WithDefault("5m")
+        Duration compactionGrace();
+
+        /** How often compaction looks for closed windows. */
+        @WithDefault("30s")
+        Duration compactEvery();
+
+        /** Days of partitions created ahead by the daily maintenance. */
+        @WithDefault("2")
+        int partitionsAhead();
+
+        /** Series ids a consumer keeps in memory. */
+        @WithDefault("2000000")
+        int seriesCache();
+    }
+
+    interface RemoteWrite {
+        /** Realm role a remote-writer's token must carry (service-to-service; plain users get 403). */
+        @WithDefault("service")
+        String role();
+
+        /** Samples per Kafka record (a record is one node's share of a request). */
+        @WithDefault("2000")
+        int samplesPerRecord();
+    }
+
+    interface Jobs {
+        /** A job's summary is computed this long after it ended (its last samples still arrive). */
+        @WithDefault("2m")
+        Duration summaryDelay();
+
+        /** A GPU below this utilisation (percent) for {@link #idleFor()} is idle. */
+        @WithDefault("5")
+        double idleBelowPercent();
+
+        /** How long a GPU must stay below the threshold to count as idle. */
+        @WithDefault("10m")
+        Duration idleFor();
+
+        /** How often the per-job gauges on /q/metrics are refreshed. */
+        @WithDefault("30s")
+        Duration gaugesEvery();
+    }
+}

@@ -1,0 +1,163 @@
+package io.jobmon.metrics.ingest;
+
+import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.metrics.store.HeadRepository;
+import io.jobmon.metrics.store.Resolution;
+import io.jobmon.metrics.store.SeriesLabels;
+import io.jobmon.metrics.store.SeriesRepository;
+import io.jobmon.metrics.store.codec.Points;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * Stores a batch of {@code jobmon.metrics.samples} records in one transaction: the partitions' applied offsets
+ * (locked), one head block per node and window, the Xid events, the new offsets. Records at offsets already
+ * applied are skipped, so a batch read again after a crash or a rebalance changes nothing twice.
+ */
+@ApplicationScoped
+public class IngestService {
+
+    /** What a batch did. */
+    public record Result(int records, int replayed, long samples, long newestRecordMs) {
+    }
+
+    private final Pool pool;
+    private final OffsetRepository offsets;
+    private final SeriesRepository series;
+    private final HeadRepository head;
+    private final XidRepository xids;
+
+    public IngestService(Pool pool, OffsetRepository offsets, SeriesRepository series, HeadRepository head,
+            XidRepository xids) {
+        this.pool = pool;
+        this.offsets = offsets;
+        this.series = series;
+        this.head = head;
+        this.xids = xids;
+    }
+
+    public Uni<Result> apply(String topic, List<SampleBatch> records, Map<Integer, Long> lastOffsets) {
+        int total = 0;
+        for (SampleBatch r : records) {
+            total += r.samples().size();
+        }
+        String[] keys = new String[total];
+        String[] nodes = new String[total];
+        List<MetricSamples.Sample> all = new ArrayList<>(total);
+        int i = 0;
+        for (SampleBatch r : records) {
+            // a series usually has several samples in a record: build its key once
+            Map<Map.Entry<String, Map<String, String>>, String> seen = new HashMap<>();
+            for (MetricSamples.Sample s : r.samples()) {
+                keys[i] = seen.computeIfAbsent(new AbstractMap.SimpleImmutableEntry<>(s.name(), s.labels()),
+                        k -> SeriesLabels.key(r.node(), s.name(), s.labels()));
+                nodes[i++] = r.node();
+                all.add(s);
+            }
+        }
+        // Series ids first, outside the transaction: creating a series is idempotent and never undone. The blocks
+        // are built and compressed on a worker thread, before the transaction, never on the event loop.
+        return series.resolve(keys, nodes, all)
+                .emitOn(Infrastructure.getDefaultWorkerPool())
+                .map(ids -> new Object[] {ids, prepare(records, ids, r -> true)})
+                .chain(x -> pool.withTransaction(conn -> applyIn(conn, topic, records, (long[]) x[0],
+                        (Prepared) x[1], lastOffsets)));
+    }
+
+    /** The head blocks and Xid samples of the records {@code take} keeps. */
+    record Prepared(List<HeadRepository.Block> blocks, Map<String, List<MetricSamples.Sample>> xids, long samples,
+            long newestRecordMs) {
+    }
+
+    static Prepared prepare(List<SampleBatch> records, long[] ids, Predicate<SampleBatch> take) {
+        Map<String, Map<Long, Points>> blocks = new LinkedHashMap<>();
+        Map<String, List<MetricSamples.Sample>> xidSamples = new LinkedHashMap<>();
+        long samples = 0;
+        long newest = 0;
+        int k = 0;
+        for (SampleBatch r : records) {
+            if (!take.test(r)) {
+                k += r.samples().size();
+                continue;
+            }
+            newest = Math.max(newest, r.kafkaTimeMs());
+            for (MetricSamples.Sample s : r.samples()) {
+                long id = ids[k++];
+                long window = Resolution.window(s.timestampMs());
+                blocks.computeIfAbsent(r.node() + '\u0000' + window, x -> new HashMap<>())
+                        .computeIfAbsent(id, x -> new Points(8)).add(s.timestampMs(), s.value());
+                samples++;
+                if (XidDetector.isXid(s.name())) {
+                    xidSamples.computeIfAbsent(r.node(), x -> new ArrayList<>()).add(s);
+                }
+            }
+        }
+        List<HeadRepository.Block> list = new ArrayList<>(blocks.size());
+        blocks.forEach((nodeWindow, series) -> {
+            int sep = nodeWindow.indexOf('\u0000');
+            series.replaceAll((id, p) -> p.normalize());
+            list.add(HeadRepository.Block.of(nodeWindow.substring(0, sep), Long.parseLong(nodeWindow.substring(sep + 1)),
+                    series));
+        });
+        return new Prepared(list, xidSamples, samples, newest);
+    }
+
+    private Uni<Result> applyIn(SqlConnection conn, String topic, List<SampleBatch> records, long[] ids,
+            Prepared all, Map<Integer, Long> last) {
+        return offsets.lock(conn, topic, last.keySet()).chain(next -> {
+            Predicate<SampleBatch> fresh = r -> r.offset() >= next.getOrDefault(r.partition(), 0L);
+            int replayed = (int) records.stream().filter(fresh.negate()).count();
+            // records already stored (a redelivery after a crash or rebalance) are left out: rare, rebuilt here
+            Prepared p = replayed == 0 ? all : prepare(records, ids, fresh);
+            Map<Integer, Long> newNext = new HashMap<>();
+            last.forEach((part, o) -> newNext.put(part, o + 1));
+            Result result = new Result(records.size(), replayed, p.samples(), p.newestRecordMs());
+            return head.insert(conn, p.blocks())
+                    .chain(() -> xids(conn, p.xids()))
+                    .chain(() -> offsets.save(conn, topic, newNext))
+                    .replaceWith(result);
+        });
+    }
+
+    private Uni<Void> xids(SqlConnection conn, Map<String, List<MetricSamples.Sample>> byNode) {
+        if (byNode.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Map<String, String[]> gpus = new LinkedHashMap<>();
+        byNode.forEach((node, samples) -> samples.forEach(s -> {
+            String gpu = XidDetector.gpu(s.labels());
+            if (gpu != null) {
+                gpus.putIfAbsent(node + '\u0000' + gpu, new String[] {node, gpu});
+            }
+        }));
+        return xids.load(conn, gpus.values()).chain(stored -> {
+            Map<XidDetector.StateKey, Double> state = new HashMap<>(stored);
+            List<XidDetector.Event> events = new ArrayList<>();
+            long newest = 0;
+            for (Map.Entry<String, List<MetricSamples.Sample>> e : byNode.entrySet()) {
+                events.addAll(XidDetector.detect(e.getKey(), e.getValue(), state));
+                for (MetricSamples.Sample s : e.getValue()) {
+                    newest = Math.max(newest, s.timestampMs());
+                }
+            }
+            Map<XidDetector.StateKey, Double> changed = new HashMap<>();
+            state.forEach((key, v) -> {
+                if (!Objects.equals(stored.get(key), v)) {
+                    changed.put(key, v);
+                }
+            });
+            return xids.save(conn, changed, newest, events);
+        });
+    }
+}

@@ -1,0 +1,36 @@
+package io.jobmon.metrics.ingest;
+
+import io.jobmon.contracts.events.InvalidRecordException;
+import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.contracts.messaging.Envelopes;
+import java.util.List;
+
+/**
+ * Turns a record of {@code jobmon.metrics.samples} into a {@link SampleBatch}, or says why it is invalid: the
+ * suite's envelope check (CloudEvents 1.0, the samples type, size bound), then a node and sane samples.
+ */
+public final class SamplesDecoder {
+
+    private SamplesDecoder() {
+    }
+
+    /** @throws InvalidRecordException with the reason the DLQ records */
+    public static SampleBatch decode(String key, String value, int partition, long offset, long kafkaTimeMs) {
+        MetricSamples data = Envelopes.METRIC_SAMPLES.data(key, value);
+        String node = data.node() != null && !data.node().isBlank() ? data.node() : key;
+        if (node == null || node.isBlank()) {
+            throw new InvalidRecordException("no node: neither 'node' nor the record key names one");
+        }
+        List<MetricSamples.Sample> samples = data.samples();
+        for (int i = 0; i < samples.size(); i++) {
+            MetricSamples.Sample s = samples.get(i);
+            if (s.name().isBlank()) {
+                throw new InvalidRecordException("samples[" + i + "] has an empty 'name'");
+            }
+            if (s.timestampMs() <= 0) {
+                throw new InvalidRecordException("samples[" + i + "] ('" + s.name() + "') has no 'timestampMs'");
+            }
+        }
+        return new SampleBatch(partition, offset, kafkaTimeMs, node, samples);
+    }
+}

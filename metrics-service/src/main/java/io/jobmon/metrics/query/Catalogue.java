@@ -1,0 +1,115 @@
+package io.jobmon.metrics.query;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The metrics a chart can ask for by short name (api.md), what they are made of, and how: a GPU metric comes from
+ * dcgm-exporter per GPU, a node metric from node_exporter per node. A metric adds up its sources per entity
+ * (with a sign: memory used = total - available); counters become rates per second, or increases per step for
+ * error counts.
+ */
+public final class Catalogue {
+
+    /** Per GPU (dcgm-exporter) or per node (node_exporter). */
+    public enum Scope {
+        GPU, NODE
+    }
+
+    /** How a source's samples become values: as they are, a rate per second, or an increase per step. */
+    public enum Transform {
+        VALUE, RATE, INCREASE
+    }
+
+    /** A source series and its coefficient in the sum. */
+    public record Source(String metric, double factor, Transform transform, Predicate<Map<String, String>> filter) {
+        static Source of(String metric) {
+            return new Source(metric, 1, Transform.VALUE, l -> true);
+        }
+    }
+
+    /**
+     * @param special a computation that is not a sum of sources ({@code cpu_util}, {@code xid})
+     */
+    public record Entry(String name, String title, String unit, Scope scope, String exporter, List<Source> sources,
+            String special) {
+    }
+
+    private static final Predicate<Map<String, String>> REAL_NIC = l -> {
+        String d = l.getOrDefault("device", "");
+        return !(d.equals("lo") || d.startsWith("veth") || d.startsWith("docker") || d.startsWith("cali")
+                || d.startsWith("flannel") || d.startsWith("cni") || d.startsWith("virbr") || d.startsWith("br-"));
+    };
+
+    private static final Map<String, Entry> ENTRIES = new LinkedHashMap<>();
+
+    static {
+        gpu("gpu_util", "GPU utilisation", "%", Source.of("DCGM_FI_DEV_GPU_UTIL"));
+        gpu("gpu_mem_used", "GPU memory used", "MiB", Source.of("DCGM_FI_DEV_FB_USED"));
+        gpu("gpu_mem_total", "GPU memory total", "MiB", Source.of("DCGM_FI_DEV_FB_USED"),
+                Source.of("DCGM_FI_DEV_FB_FREE"), Source.of("DCGM_FI_DEV_FB_RESERVED"));
+        gpu("gpu_mem_copy_util", "GPU memory bandwidth utilisation", "%", Source.of("DCGM_FI_DEV_MEM_COPY_UTIL"));
+        gpu("gpu_temp", "GPU temperature", "°C", Source.of("DCGM_FI_DEV_GPU_TEMP"));
+        gpu("gpu_mem_temp", "GPU memory temperature", "°C", Source.of("DCGM_FI_DEV_MEMORY_TEMP"));
+        gpu("gpu_power", "GPU power draw", "W", Source.of("DCGM_FI_DEV_POWER_USAGE"));
+        gpu("sm_active", "SM activity", "ratio", Source.of("DCGM_FI_PROF_SM_ACTIVE"));
+        gpu("sm_occupancy", "SM occupancy", "ratio", Source.of("DCGM_FI_PROF_SM_OCCUPANCY"));
+        gpu("tensor_active", "Tensor core activity", "ratio", Source.of("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"));
+        gpu("gr_engine_active", "Graphics engine activity", "ratio", Source.of("DCGM_FI_PROF_GR_ENGINE_ACTIVE"));
+        gpu("dram_active", "Memory interface activity", "ratio", Source.of("DCGM_FI_PROF_DRAM_ACTIVE"));
+        gpu("ecc_sbe", "ECC single-bit errors", "errors",
+                new Source("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", 1, Transform.INCREASE, l -> true));
+        gpu("ecc_dbe", "ECC double-bit errors", "errors",
+                new Source("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 1, Transform.INCREASE, l -> true));
+        ENTRIES.put("xid", new Entry("xid", "Xid errors by code", "events", Scope.GPU, "dcgm-exporter", List.of(), "xid"));
+        gpu("nvlink_tx", "NVLink transmitted", "B/s", Source.of("DCGM_FI_PROF_NVLINK_TX_BYTES"));
+        gpu("nvlink_rx", "NVLink received", "B/s", Source.of("DCGM_FI_PROF_NVLINK_RX_BYTES"));
+        gpu("pcie_tx", "PCIe transmitted", "B/s", Source.of("DCGM_FI_PROF_PCIE_TX_BYTES"));
+        gpu("pcie_rx", "PCIe received", "B/s", Source.of("DCGM_FI_PROF_PCIE_RX_BYTES"));
+        gpu("pcie_replays", "PCIe replays", "events",
+                new Source("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", 1, Transform.INCREASE, l -> true));
+        gpu("sm_clock", "SM clock", "MHz", Source.of("DCGM_FI_DEV_SM_CLOCK"));
+        gpu("mem_clock", "Memory clock", "MHz", Source.of("DCGM_FI_DEV_MEM_CLOCK"));
+        gpu("throttle_reasons", "Clock throttle reasons (bitmask)", "bitmask",
+                Source.of("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"), Source.of("DCGM_FI_DEV_CLOCKS_EVENT_REASONS"));
+        gpu("power_throttle", "Time throttled by power", "ratio",
+                new Source("DCGM_FI_DEV_POWER_VIOLATION", 1e-9, Transform.RATE, l -> true));
+        gpu("thermal_throttle", "Time throttled by temperature", "ratio",
+                new Source("DCGM_FI_DEV_THERMAL_VIOLATION", 1e-9, Transform.RATE, l -> true));
+        ENTRIES.put("cpu_util", new Entry("cpu_util", "CPU utilisation", "%", Scope.NODE, "node-exporter",
+                List.of(new Source("node_cpu_seconds_total", 1, Transform.RATE, l -> "idle".equals(l.get("mode")))),
+                "cpu_util"));
+        node("mem_used", "Memory used", "B", Source.of("node_memory_MemTotal_bytes"),
+                new Source("node_memory_MemAvailable_bytes", -1, Transform.VALUE, l -> true));
+        node("mem_total", "Memory total", "B", Source.of("node_memory_MemTotal_bytes"));
+        node("net_rx", "Network received", "B/s",
+                new Source("node_network_receive_bytes_total", 1, Transform.RATE, REAL_NIC));
+        node("net_tx", "Network transmitted", "B/s",
+                new Source("node_network_transmit_bytes_total", 1, Transform.RATE, REAL_NIC));
+        node("ib_rx", "InfiniBand received", "B/s",
+                new Source("node_infiniband_port_data_received_bytes_total", 1, Transform.RATE, l -> true));
+        node("ib_tx", "InfiniBand transmitted", "B/s",
+                new Source("node_infiniband_port_data_transmitted_bytes_total", 1, Transform.RATE, l -> true));
+    }
+
+    private Catalogue() {
+    }
+
+    private static void gpu(String name, String title, String unit, Source... sources) {
+        ENTRIES.put(name, new Entry(name, title, unit, Scope.GPU, "dcgm-exporter", List.of(sources), null));
+    }
+
+    private static void node(String name, String title, String unit, Source... sources) {
+        ENTRIES.put(name, new Entry(name, title, unit, Scope.NODE, "node-exporter", List.of(sources), null));
+    }
+
+    public static Entry get(String name) {
+        return ENTRIES.get(name);
+    }
+
+    public static List<Entry> all() {
+        return List.copyOf(ENTRIES.values());
+    }
+}

@@ -1,0 +1,28 @@
+package io.jobmon.metrics.query;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/** The metrics charts can ask for, with unit, scope and the exporter series behind each. */
+@Path("/api/v1/metrics/catalogue")
+@Produces(MediaType.APPLICATION_JSON)
+public class CatalogueResource {
+
+    /** One catalogue entry as the API shows it. */
+    public record Item(String name, String title, String unit, String scope, String source, List<String> series,
+            String kind) {
+    }
+
+    @GET
+    @Operation(summary = "The metric names, units and sources")
+    public List<Item> catalogue() {
+        return Catalogue.all().stream().map(e -> new Item(e.name(), e.title(), e.unit(), e.scope().name().toLowerCase(),
+                e.exporter(), e.sources().stream().map(Catalogue.Source::metric).toList(),
+                e.special() != null ? e.special().equals("xid") ? "events" : "derived"
+                        : e.sources().get(0).transform().name().toLowerCase())).toList();
+    }
+}

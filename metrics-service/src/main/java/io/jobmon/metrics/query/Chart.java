@@ -1,0 +1,30 @@
+package io.jobmon.metrics.query;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Response records of the chart endpoints. */
+public final class Chart {
+
+    private Chart() {
+    }
+
+    /**
+     * One line of a chart: the metric, its unit, the group it stands for, how its series were attributed
+     * ({@code labels}, {@code placement} or {@code mixed}; null for a node's own chart), and [time, value] points.
+     */
+    public record Series(String metric, String unit, Map<String, String> group, String attribution,
+            List<Object[]> points) {
+    }
+
+    /** How one GPU's or node's series were taken for the job, and for which time. */
+    public record Attributed(String node, String gpu, String pod, String method, Instant from, Instant to) {
+    }
+
+    /** A chart: range, the step and the stored resolution it was read from, the lines. */
+    public record Response(String jobId, String node, Instant from, Instant to, long stepSeconds, String resolution,
+            String aggregation, String groupBy, List<Series> series, List<Attributed> attribution,
+            List<Attribution.Unattributed> unattributed) {
+    }
+}

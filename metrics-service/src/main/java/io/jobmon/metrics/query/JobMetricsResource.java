@@ -1,0 +1,62 @@
+package io.jobmon.metrics.query;
+
+import io.jobmon.contracts.access.CallerFactory;
+import io.jobmon.contracts.access.Permission;
+import io.jobmon.contracts.readmodel.JobGuard;
+import io.jobmon.metrics.jobs.JobInfo;
+import io.jobmon.metrics.jobs.JobRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
+import java.util.List;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+
+/** A job's GPU and node charts, guarded by the job's VIEW permission (404 otherwise). */
+@Path("/api/v1/jobs/{id}/metrics")
+@Produces(MediaType.APPLICATION_JSON)
+public class JobMetricsResource {
+
+    static final List<String> DEFAULT_METRICS = List.of("gpu_util", "gpu_mem_used");
+
+    private final JobGuard guard;
+    private final JobRepository jobs;
+    private final JobMetricsService charts;
+    private final JsonWebToken token;
+
+    public JobMetricsResource(JobGuard guard, JobRepository jobs, JobMetricsService charts, JsonWebToken token) {
+        this.guard = guard;
+        this.jobs = jobs;
+        this.charts = charts;
+        this.token = token;
+    }
+
+    @GET
+    @Operation(summary = "The job's metrics as chart series of [time, value], with unit, step and how each series was attributed")
+    public Uni<Chart.Response> metrics(@PathParam("id") String id,
+            @Parameter(description = "repeatable, from GET /api/v1/metrics/catalogue; default gpu_util, gpu_mem_used")
+            @QueryParam("metric") List<String> metric,
+            @Parameter(description = "RFC 3339; default the job's start (the last 3 days while it runs)") @QueryParam("from") String from,
+            @Parameter(description = "RFC 3339; default the job's end, or now") @QueryParam("to") String to,
+            @Parameter(description = "seconds or 30s/5m/1h; default automatic") @QueryParam("step") String step,
+            @Parameter(description = "high (≤1000 points, default), medium (≤300), low (≤100)") @QueryParam("resolution") String resolution,
+            @Parameter(description = "job (default), pod, node, gpu") @QueryParam("groupBy") String groupBy,
+            @Parameter(description = "avg (default), max, min, sum") @QueryParam("aggregation") String aggregation) {
+        ChartParams params = ChartParams.parse(metric, from, to, step, resolution, groupBy, aggregation, DEFAULT_METRICS,
+                GroupBy.JOB);
+        // the access check and the job's facts side by side; the facts are used only when the check passed
+        return Uni.combine().all().unis(guard.require(CallerFactory.fromToken(token), id, Permission.VIEW), jobs.find(id))
+                .asTuple().chain(t -> charts.chart(t.getItem2().orElseGet(() -> unknownJob(id)), params, Instant.now()));
+    }
+
+    /** A job the access model knows but whose facts have not arrived: no placements, so no series. */
+    static JobInfo unknownJob(String id) {
+        return new JobInfo(id, null, null, null, null, null, null, null, 0, null, List.of(), List.of(), null, null, null);
+    }
+}

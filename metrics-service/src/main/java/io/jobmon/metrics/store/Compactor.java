@@ -1,0 +1,212 @@
+package io.jobmon.metrics.store;
+
+import io.jobmon.metrics.config.MetricsConfig;
+import io.jobmon.metrics.store.codec.ChunkCodec;
+import io.jobmon.metrics.store.codec.HeadCodec;
+import io.jobmon.metrics.store.codec.Points;
+import io.jobmon.metrics.store.codec.Rollups;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/**
+ * Turns the head blocks of a closed window (its end plus the grace has passed, by the wall clock or by newer
+ * samples of the same node when history is backfilled) into one chunk per series, its 1-minute rollups and its
+ * part of the day's 1-hour rollups, in one transaction per window; windows are claimed with
+ * {@code FOR UPDATE SKIP LOCKED}, so replicas share the work. Late samples of a compacted window are merged into
+ * its chunks by the next round.
+ */
+@ApplicationScoped
+public class Compactor {
+
+    private static final Logger LOG = Logger.getLogger(Compactor.class);
+    private static final String CLOSED = "SELECT node, window_ms FROM head_window w WHERE window_ms + $1 <="
+            + " greatest($2, (SELECT max(max_ms) FROM head_window v WHERE v.node = w.node))"
+            + " ORDER BY window_ms LIMIT $3 FOR UPDATE SKIP LOCKED";
+
+    private final Pool pool;
+    private final Partitions partitions;
+    private final MetricsConfig config;
+
+    public Compactor(Pool pool, Partitions partitions, MetricsConfig config) {
+        this.pool = pool;
+        this.partitions = partitions;
+        this.config = config;
+    }
+
+    @Scheduled(every = "${jobmon.metrics.storage.compact-every:30s}", delayed = "10s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> scheduled() {
+        return compactAll(System.currentTimeMillis()).onFailure()
+                .invoke(e -> LOG.warnf("compaction failed, next round retries: %s", e.getMessage()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** Compacts every closed window, a few per transaction; returns the number of windows compacted. */
+    public Uni<Integer> compactAll(long nowMs) {
+        return compactSome(nowMs, 8).chain(n -> n == 0 ? Uni.createFrom().item(0)
+                : compactAll(nowMs).map(more -> more + n));
+    }
+
+    private Uni<Integer> compactSome(long nowMs, int limit) {
+        long closedAfter = Resolution.WINDOW_MS + config.storage().compactionGrace().toMillis();
+        long[] retained = retentionStarts(nowMs);
+        List<Long> days = new ArrayList<>();
+        return pool.withTransaction(conn -> conn.preparedQuery(CLOSED).execute(Tuple.of(closedAfter, nowMs, limit))
+                .chain(rows -> {
+                    List<Object[]> windows = new ArrayList<>();
+                    for (Row r : rows) {
+                        windows.add(new Object[] {r.getString("node"), r.getLong("window_ms")});
+                        days.add(r.getLong("window_ms"));
+                    }
+                    if (windows.isEmpty()) {
+                        return Uni.createFrom().item(0);
+                    }
+                    return partitions.ensure(Partitions.Table.CHUNK, days)
+                            .chain(() -> partitions.ensure(Partitions.Table.ROLLUP_1M, days))
+                            .chain(() -> partitions.ensure(Partitions.Table.ROLLUP_1H, days))
+                            .chain(() -> Multi.createFrom().iterable(windows).onItem()
+                                    .transformToUniAndConcatenate(w -> compact(conn, (String) w[0], (Long) w[1], retained))
+                                    .collect().last())
+                            .replaceWith(windows.size());
+                }));
+    }
+
+    /** The first kept instant of raw, 1-minute and 1-hour data. */
+    long[] retentionStarts(long nowMs) {
+        MetricsConfig.Storage s = config.storage();
+        long today = Resolution.day(nowMs);
+        return new long[] {today - (s.rawRetentionDays() - 1L) * Resolution.DAY_MS,
+                today - (s.rollup1mRetentionDays() - 1L) * Resolution.DAY_MS,
+                today - (s.rollup1hRetentionDays() - 1L) * Resolution.DAY_MS};
+    }
+
+    private Uni<Void> compact(SqlConnection conn, String node, long window, long[] retained) {
+        return conn.preparedQuery("SELECT id, body FROM head_block WHERE node = $1 AND window_ms = $2")
+                .execute(Tuple.of(node, window)).emitOn(Infrastructure.getDefaultWorkerPool()).chain(rows -> {
+                    Map<Long, Points> series = new HashMap<>();
+                    List<Long> blockIds = new ArrayList<>();
+                    for (Row r : rows) {
+                        blockIds.add(r.getLong("id"));
+                        HeadCodec.decode(r.getBuffer("body").getBytes(), id -> true, series);
+                    }
+                    Long[] ids = series.keySet().toArray(Long[]::new);
+                    return conn.preparedQuery("SELECT s.id, s.counter, s.last_ms, s.last_value, c.body FROM series s"
+                            + " LEFT JOIN chunk c ON c.series_id = s.id AND c.start_ms = $2 WHERE s.id = ANY($1::bigint[])")
+                            .execute(Tuple.of(ids, window)).emitOn(Infrastructure.getDefaultWorkerPool())
+                            .chain(existing -> write(conn, window, series, existing, retained))
+                            .chain(() -> conn.preparedQuery("DELETE FROM head_block WHERE id = ANY($1::bigint[])")
+                                    .execute(Tuple.of(blockIds.toArray(Long[]::new))))
+                            .chain(() -> conn.preparedQuery("DELETE FROM head_window WHERE node = $1 AND window_ms = $2")
+                                    .execute(Tuple.of(node, window)))
+                            .replaceWithVoid();
+                });
+    }
+
+    private Uni<Void> write(SqlConnection conn, long window, Map<Long, Points> series, Iterable<Row> existing,
+            long[] retained) {
+        int n = series.size();
+        List<Long> ids = new ArrayList<>(n);
+        List<Points> merged = new ArrayList<>(n);
+        List<Rollups> minutes = new ArrayList<>(n);
+        Long[] lastMs = new Long[n];
+        Double[] lastValue = new Double[n];
+        int i = 0;
+        for (Row r : existing) {
+            long id = r.getLong("id");
+            Points p = series.get(id);
+            if (r.getBuffer("body") != null) {
+                Points old = ChunkCodec.decode(r.getBuffer("body").getBytes());
+                old.addAll(p);
+                p = old;
+            }
+            p = p.normalize().slice(window, window + Resolution.WINDOW_MS);
+            if (p.n == 0) {
+                continue;
+            }
+            Long prevMs = r.getLong("last_ms");
+            Double prevValue = r.getDouble("last_value");
+            double before = prevValue != null && prevMs != null && prevMs < window
+                    && prevMs >= window - Resolution.WINDOW_MS ? prevValue : Double.NaN;
+            ids.add(id);
+            merged.add(p);
+            minutes.add(Rollups.of(p, Resolution.MINUTE.bucketMs, Boolean.TRUE.equals(r.getBoolean("counter")), before));
+            boolean newer = prevMs == null || p.last() >= prevMs;
+            lastMs[i] = newer ? p.last() : prevMs;
+            lastValue[i] = newer ? p.v[p.n - 1] : prevValue;
+            i++;
+        }
+        int m = ids.size();
+        Long[] idArr = ids.toArray(Long[]::new);
+        Uni<Void> done = conn.preparedQuery("UPDATE series s SET last_ms = u.t, last_value = u.v FROM unnest($1::bigint[],"
+                + " $2::bigint[], $3::float8[]) AS u(id, t, v) WHERE s.id = u.id")
+                .execute(Tuple.of(idArr, java.util.Arrays.copyOf(lastMs, m), java.util.Arrays.copyOf(lastValue, m)))
+                .replaceWithVoid();
+        if (window >= retained[0]) {
+            Buffer[] bodies = new Buffer[m];
+            Long[] mins = new Long[m];
+            Long[] maxs = new Long[m];
+            Integer[] counts = new Integer[m];
+            for (int k = 0; k < m; k++) {
+                Points p = merged.get(k);
+                bodies[k] = Buffer.buffer(ChunkCodec.encode(p));
+                mins[k] = p.first();
+                maxs[k] = p.last();
+                counts[k] = p.n;
+            }
+            done = done.chain(() -> conn.preparedQuery("INSERT INTO chunk (series_id, start_ms, min_ms, max_ms, samples, body)"
+                    + " SELECT id, $2, mn, mx, c, b FROM unnest($1::bigint[], $3::bigint[], $4::bigint[], $5::int[],"
+                    + " $6::bytea[]) AS u(id, mn, mx, c, b) ON CONFLICT (series_id, start_ms) DO UPDATE SET"
+                    + " min_ms = EXCLUDED.min_ms, max_ms = EXCLUDED.max_ms, samples = EXCLUDED.samples, body = EXCLUDED.body")
+                    .execute(Tuple.tuple().addArrayOfLong(idArr).addValue(window).addArrayOfLong(mins)
+                            .addArrayOfLong(maxs).addArrayOfInteger(counts).addValue(bodies)).replaceWithVoid());
+        }
+        if (window >= retained[1]) {
+            done = done.chain(() -> upsertRollups(conn, "rollup_1m", idArr, window, minutes));
+        }
+        if (window >= retained[2]) {
+            long day = Resolution.day(window);
+            List<Rollups> hours = new ArrayList<>(m);
+            minutes.forEach(r -> hours.add(Rollups.coarsen(r, Resolution.HOUR.bucketMs)));
+            done = done.chain(() -> conn.preparedQuery("SELECT series_id, body FROM rollup_1h WHERE series_id ="
+                    + " ANY($1::bigint[]) AND start_ms = $2").execute(Tuple.of(idArr, day)))
+                    .chain(rows -> {
+                        Map<Long, Rollups> old = new HashMap<>();
+                        rows.forEach(r -> old.put(r.getLong("series_id"), Rollups.decode(r.getBuffer("body").getBytes())));
+                        List<Rollups> all = new ArrayList<>(m);
+                        for (int k = 0; k < m; k++) {
+                            Rollups o = old.get(idArr[k]);
+                            all.add(o == null ? hours.get(k) : Rollups.merge(o, hours.get(k)));
+                        }
+                        return upsertRollups(conn, "rollup_1h", idArr, day, all);
+                    });
+        }
+        return done;
+    }
+
+    private static Uni<Void> upsertRollups(SqlConnection conn, String table, Long[] ids, long start, List<Rollups> r) {
+        Buffer[] bodies = new Buffer[ids.length];
+        Integer[] points = new Integer[ids.length];
+        for (int k = 0; k < ids.length; k++) {
+            bodies[k] = Buffer.buffer(r.get(k).encode());
+            points[k] = r.get(k).n;
+        }
+        return conn.preparedQuery("INSERT INTO " + table + " (series_id, start_ms, points, body) SELECT id, $2, p, b"
+                + " FROM unnest($1::bigint[], $3::int[], $4::bytea[]) AS u(id, p, b) ON CONFLICT (series_id, start_ms)"
+                + " DO UPDATE SET points = EXCLUDED.points, body = EXCLUDED.body")
+                .execute(Tuple.tuple().addArrayOfLong(ids).addValue(start).addArrayOfInteger(points).addValue(bodies))
+                .replaceWithVoid();
+    }
+}

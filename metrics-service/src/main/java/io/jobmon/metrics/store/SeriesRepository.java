@@ -1,0 +1,122 @@
+package io.jobmon.metrics.store;
+
+import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.metrics.config.MetricsConfig;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Series identities: node + metric name + sorted labels → id, created once ({@code ON CONFLICT DO NOTHING}, so
+ * replicas racing on a new series agree) and kept in memory by the consumer.
+ */
+@ApplicationScoped
+public class SeriesRepository {
+
+    private static final String INSERT = "INSERT INTO series (series_key, metric, node, labels, counter, gpu, pod,"
+            + " namespace, container, cluster, pool, first_ms, last_ms)"
+            + " SELECT k, m, n, l::jsonb, c, g, p, ns, ct, cl, po, f, f FROM unnest($1::text[], $2::text[], $3::text[],"
+            + " $4::text[], $5::bool[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],"
+            + " $12::bigint[]) AS u(k, m, n, l, c, g, p, ns, ct, cl, po, f) ON CONFLICT (series_key) DO NOTHING";
+    private static final String SELECT = "SELECT id, series_key FROM series WHERE series_key = ANY($1::text[])";
+
+    private final Pool pool;
+    private final Map<String, Long> cache = new ConcurrentHashMap<>();
+    private final int capacity;
+
+    public SeriesRepository(Pool pool, MetricsConfig config) {
+        this.pool = pool;
+        this.capacity = config.storage().seriesCache();
+    }
+
+    /** A series not yet known, as the first sample that named it describes it. */
+    private record NewSeries(String key, String node, MetricSamples.Sample sample) {
+    }
+
+    /**
+     * The ids of every sample's series, in the order of {@code keys}.
+     *
+     * @param keys the series key of each sample ({@link SeriesLabels#key})
+     * @param nodes the node of each sample
+     */
+    public Uni<long[]> resolve(String[] keys, String[] nodes, List<MetricSamples.Sample> samples) {
+        long[] ids = new long[keys.length];
+        Map<String, NewSeries> missing = new LinkedHashMap<>();
+        for (int i = 0; i < keys.length; i++) {
+            Long id = cache.get(keys[i]);
+            if (id != null) {
+                ids[i] = id;
+            } else {
+                ids[i] = -1;
+                missing.putIfAbsent(keys[i], new NewSeries(keys[i], nodes[i], samples.get(i)));
+            }
+        }
+        if (missing.isEmpty()) {
+            return Uni.createFrom().item(ids);
+        }
+        return create(List.copyOf(missing.values())).map(found -> {
+            for (int i = 0; i < keys.length; i++) {
+                if (ids[i] < 0) {
+                    Long id = found.get(keys[i]);
+                    if (id == null) {
+                        throw new IllegalStateException("series not created: " + keys[i]);
+                    }
+                    ids[i] = id;
+                }
+            }
+            return ids;
+        });
+    }
+
+    private Uni<Map<String, Long>> create(List<NewSeries> list) {
+        int n = list.size();
+        String[] k = new String[n], m = new String[n], nd = new String[n], l = new String[n], g = new String[n],
+                p = new String[n], ns = new String[n], ct = new String[n], cl = new String[n], po = new String[n];
+        Boolean[] c = new Boolean[n];
+        Long[] f = new Long[n];
+        for (int i = 0; i < n; i++) {
+            NewSeries s = list.get(i);
+            Map<String, String> labels = s.sample().labels() == null ? Map.of() : s.sample().labels();
+            k[i] = s.key();
+            m[i] = s.sample().name();
+            nd[i] = s.node();
+            l[i] = CloudEvents.toJson(labels);
+            c[i] = MetricKinds.isCounter(s.sample().name());
+            g[i] = SeriesLabels.get(labels, SeriesLabels.GPU);
+            p[i] = SeriesLabels.get(labels, SeriesLabels.POD);
+            ns[i] = SeriesLabels.get(labels, SeriesLabels.NAMESPACE);
+            ct[i] = SeriesLabels.get(labels, SeriesLabels.CONTAINER);
+            cl[i] = SeriesLabels.get(labels, SeriesLabels.CLUSTER);
+            po[i] = SeriesLabels.get(labels, SeriesLabels.POOL);
+            f[i] = s.sample().timestampMs();
+        }
+        Tuple args = Tuple.tuple().addArrayOfString(k).addArrayOfString(m).addArrayOfString(nd).addArrayOfString(l)
+                .addArrayOfBoolean(c).addArrayOfString(g).addArrayOfString(p).addArrayOfString(ns)
+                .addArrayOfString(ct).addArrayOfString(cl).addArrayOfString(po).addArrayOfLong(f);
+        return pool.preparedQuery(INSERT).execute(args)
+                .chain(() -> pool.preparedQuery(SELECT).execute(Tuple.of(k)))
+                .map(rows -> {
+                    if (cache.size() + rows.size() > capacity) {
+                        cache.clear();
+                    }
+                    Map<String, Long> found = new java.util.HashMap<>();
+                    for (Row r : rows) {
+                        found.put(r.getString("series_key"), r.getLong("id"));
+                        cache.put(r.getString("series_key"), r.getLong("id"));
+                    }
+                    return found;
+                });
+    }
+
+    /** Forgets the cached ids (a test that wiped the table). */
+    public void forget() {
+        cache.clear();
+    }
+}

@@ -1,0 +1,28 @@
+package io.jobmon.metrics.store;
+
+import io.jobmon.metrics.store.codec.Points;
+import io.jobmon.metrics.store.codec.Rollups;
+import io.smallrye.mutiny.Uni;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where series live. The embedded default keeps them in PostgreSQL ({@link PgSeriesStore}); a
+ * Prometheus-compatible engine (Prometheus, VictoriaMetrics, Thanos, Mimir) can implement the same through its
+ * series and query_range APIs, while attribution to jobs and the per-job summaries stay in jobmon.
+ */
+public interface SeriesStore {
+
+    /** The series of these metrics on these nodes (all of them, with or without pod labels). */
+    Uni<List<SeriesRef>> onNodes(Collection<String> nodes, Collection<String> metrics);
+
+    /** The series of these metrics labelled with one of these pods (dcgm-exporter's pod mapping). */
+    Uni<List<SeriesRef>> ofPods(String namespace, Collection<String> pods, Collection<String> metrics);
+
+    /** Raw samples per series id within [from, to), sorted, one per timestamp. */
+    Uni<Map<Long, Points>> raw(List<SeriesRef> series, long fromMs, long toMs);
+
+    /** Rollups ({@link Resolution#MINUTE} or {@link Resolution#HOUR}) per series id with buckets in [from, to). */
+    Uni<Map<Long, Rollups>> rollups(List<SeriesRef> series, Resolution resolution, long fromMs, long toMs);
+}

@@ -1,0 +1,175 @@
+package io.jobmon.metrics.store.codec;
+
+import java.util.Arrays;
+
+/**
+ * Rollup points of one series at one resolution: per bucket (its start time) the min, max, sum, count and last
+ * sample, and for counters the increase (resets handled: a drop counts from zero). Merging keeps buckets
+ * sorted, a bucket present on both sides taken from the newer.
+ */
+public final class Rollups {
+
+    public long[] t;
+    public double[] min;
+    public double[] max;
+    public double[] sum;
+    public double[] count;
+    public double[] last;
+    public double[] inc;
+    public int n;
+
+    public Rollups(int capacity) {
+        int c = Math.max(4, capacity);
+        t = new long[c];
+        min = new double[c];
+        max = new double[c];
+        sum = new double[c];
+        count = new double[c];
+        last = new double[c];
+        inc = new double[c];
+    }
+
+    public void add(long time, double mn, double mx, double s, double c, double l, double i) {
+        if (n == t.length) {
+            int c2 = n * 2;
+            t = Arrays.copyOf(t, c2);
+            min = Arrays.copyOf(min, c2);
+            max = Arrays.copyOf(max, c2);
+            sum = Arrays.copyOf(sum, c2);
+            count = Arrays.copyOf(count, c2);
+            last = Arrays.copyOf(last, c2);
+            inc = Arrays.copyOf(inc, c2);
+        }
+        t[n] = time;
+        min[n] = mn;
+        max[n] = mx;
+        sum[n] = s;
+        count[n] = c;
+        last[n] = l;
+        inc[n] = i;
+        n++;
+    }
+
+    private void copy(Rollups from, int i) {
+        add(from.t[i], from.min[i], from.max[i], from.sum[i], from.count[i], from.last[i], from.inc[i]);
+    }
+
+    /**
+     * Buckets {@code raw} (sorted) by {@code bucketMs}. NaN samples (Prometheus stale markers) are skipped.
+     *
+     * @param before the last sample before {@code raw} (NaN when unknown): a counter's first increase starts there
+     */
+    public static Rollups of(Points raw, long bucketMs, boolean counter, double before) {
+        Rollups out = new Rollups(raw.n / 4 + 1);
+        double prev = before;
+        int i = 0;
+        while (i < raw.n) {
+            long bucket = Math.floorDiv(raw.t[i], bucketMs) * bucketMs;
+            double mn = Double.POSITIVE_INFINITY;
+            double mx = Double.NEGATIVE_INFINITY;
+            double s = 0;
+            double c = 0;
+            double l = Double.NaN;
+            double increase = 0;
+            for (; i < raw.n && raw.t[i] < bucket + bucketMs; i++) {
+                double x = raw.v[i];
+                if (Double.isNaN(x)) {
+                    continue;
+                }
+                mn = Math.min(mn, x);
+                mx = Math.max(mx, x);
+                s += x;
+                c++;
+                l = x;
+                if (counter && !Double.isNaN(prev)) {
+                    increase += x >= prev ? x - prev : x;
+                }
+                prev = x;
+            }
+            if (c > 0) {
+                out.add(bucket, mn, mx, s, c, l, counter ? increase : Double.NaN);
+            }
+        }
+        return out;
+    }
+
+    /** Combines finer rollups into coarser buckets (e.g. 1 min into 1 h). */
+    public static Rollups coarsen(Rollups fine, long bucketMs) {
+        Rollups out = new Rollups(fine.n / 8 + 1);
+        int i = 0;
+        while (i < fine.n) {
+            long bucket = Math.floorDiv(fine.t[i], bucketMs) * bucketMs;
+            double mn = Double.POSITIVE_INFINITY;
+            double mx = Double.NEGATIVE_INFINITY;
+            double s = 0;
+            double c = 0;
+            double l = Double.NaN;
+            double increase = 0;
+            boolean counter = false;
+            for (; i < fine.n && fine.t[i] < bucket + bucketMs; i++) {
+                mn = Math.min(mn, fine.min[i]);
+                mx = Math.max(mx, fine.max[i]);
+                s += fine.sum[i];
+                c += fine.count[i];
+                l = fine.last[i];
+                if (!Double.isNaN(fine.inc[i])) {
+                    counter = true;
+                    increase += fine.inc[i];
+                }
+            }
+            out.add(bucket, mn, mx, s, c, l, counter ? increase : Double.NaN);
+        }
+        return out;
+    }
+
+    /** Both sides' buckets in time order; a bucket on both sides is taken from {@code newer}. */
+    public static Rollups merge(Rollups older, Rollups newer) {
+        Rollups out = new Rollups(older.n + newer.n);
+        int a = 0;
+        int b = 0;
+        while (a < older.n || b < newer.n) {
+            if (b >= newer.n || (a < older.n && older.t[a] < newer.t[b])) {
+                out.copy(older, a++);
+            } else {
+                if (a < older.n && older.t[a] == newer.t[b]) {
+                    a++;
+                }
+                out.copy(newer, b++);
+            }
+        }
+        return out;
+    }
+
+    /** The buckets with from <= t < to. */
+    public Rollups slice(long from, long to) {
+        Rollups out = new Rollups(n);
+        for (int i = 0; i < n; i++) {
+            if (t[i] >= from && t[i] < to) {
+                out.copy(this, i);
+            }
+        }
+        return out;
+    }
+
+    public byte[] encode() {
+        Bytes raw = new Bytes(n * 12 + 16);
+        raw.varint(n);
+        Columns.writeTimes(raw, t, 0, n);
+        for (double[] col : new double[][] {min, max, sum, count, last, inc}) {
+            Columns.writeValues(raw, col, 0, n);
+        }
+        return Zstd.compress(raw, ChunkCodec.LEVEL);
+    }
+
+    public static Rollups decode(byte[] block) {
+        Bytes.Reader in = new Bytes.Reader(Zstd.decompress(block));
+        int n = (int) in.varint();
+        Rollups r = new Rollups(n);
+        Columns.readTimes(in, r.t, 0, n);
+        for (double[] col : new double[][] {r.min, r.max, r.sum, r.count, r.last, r.inc}) {
+            Columns.readValues(in, col, 0, n);
+        }
+        r.n = n;
+        return r;
+    }
+}

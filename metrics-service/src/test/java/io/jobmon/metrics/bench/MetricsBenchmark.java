@@ -1,0 +1,269 @@
+package io.jobmon.metrics.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jobmon.contracts.events.CloudEvent;
+import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.events.JobSnapshot;
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.Topics;
+import io.jobmon.testsupport.EmbeddedKafka;
+import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.Tokens;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Side by side on this machine: Debian's Prometheus 2.42 (remote-write receiver), VictoriaMetrics and jobmon
+ * (remote-write → Kafka → store). Ingest: one remote-write stream of {@code nodes} × 8 GPUs × 30 metrics at 15 s,
+ * {@code hours} of history sent as fast as each accepts (jobmon: until its consumer stored every sample); bytes
+ * stored per sample. Query: one 8-GPU job (2 pods) with {@code days} of history: its utilisation by pod over the
+ * 7 days and over the last hour at full resolution, jobmon's job metrics endpoint against {@code query_range}.
+ *
+ * <pre>java -cp ... io.jobmon.metrics.bench.MetricsBenchmark [nodes=100] [hours=2] [days=7] [inflight=4]</pre>
+ */
+public final class MetricsBenchmark {
+
+    static final long H = 3_600_000L;
+    static final long D = 24 * H;
+
+    private MetricsBenchmark() {
+    }
+
+    static int arg(String[] a, int i, int d) {
+        return a.length > i ? Integer.parseInt(a[i]) : d;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int status = 1;
+        try {
+            run(args);
+            status = 0;
+        } finally {
+            System.exit(status); // the embedded broker and database stop with the JVM (shutdown hooks)
+        }
+    }
+
+    static void run(String[] args) throws Exception {
+        int nodes = arg(args, 0, 100);
+        int hours = arg(args, 1, 2);
+        int days = arg(args, 2, 7);
+        // requests in flight never hold two time slices of one series (Prometheus refuses out-of-order samples)
+        int inflight = Math.min(arg(args, 3, 4), (nodes * 240 + 2499) / 2500);
+        System.out.println("load at start: " + uptime());
+        String bootstrap = EmbeddedKafka.bootstrapServers();
+        EmbeddedPostgresDb.Connection db = EmbeddedPostgresDb.connection();
+        int mgmt = Systems.freePort();
+        Systems.Proc prom = Systems.prometheus();
+        Systems.Proc vm = Systems.victoria();
+        Systems.Proc jobmon = Systems.jobmon(bootstrap, db.url(), db.user(), db.password(), "bench-" + UUID.randomUUID(), mgmt);
+        String mgmtBase = "http://127.0.0.1:" + mgmt;
+        try {
+            Systems.awaitUp(prom.base() + "/-/ready", Duration.ofSeconds(60));
+            Systems.awaitUp(vm.base() + "/health", Duration.ofSeconds(60));
+            Systems.awaitUp(mgmtBase + "/q/health/ready", Duration.ofSeconds(300));
+            long now = System.currentTimeMillis() / 15_000 * 15_000;
+            long queryStart = now - days * D;
+            long streamStart = queryStart - (hours + 1) * H;
+            Stream ingest = Stream.build(Stream.series("bench-node", "bench-job", nodes), streamStart, hours * 240, 4, 2500);
+            Stream query = Stream.build(Stream.series("query-node", "query-job", 1), queryStart, (int) (days * D / 15_000),
+                    60, 240);
+            System.out.printf("stream: %,d samples in %,d requests (%,d series); query set: %,d samples%n", ingest.samples,
+                    ingest.bodies.size(), nodes * 240, query.samples);
+            sendJob(bootstrap, queryStart);
+            String service = Tokens.user("bench").roles("service").get();
+            List<String[]> rows = new ArrayList<>();
+            for (Systems.Proc p : List.of(jobmon, prom, vm)) {
+                boolean isJobmon = p == jobmon;
+                double before = isJobmon ? stored(mgmtBase) : 0;
+                long t0 = System.nanoTime();
+                send(p.base() + "/api/v1/write", isJobmon ? service : null, ingest.bodies, inflight);
+                double accepted = (System.nanoTime() - t0) / 1e9;
+                if (isJobmon) {
+                    awaitStored(mgmtBase, before + ingest.samples);
+                }
+                double done = (System.nanoTime() - t0) / 1e9;
+                rows.add(new String[] {p.name(), String.format("%,.0f", ingest.samples / done),
+                        String.format("%.1f s (accepted in %.1f s)", done, accepted)});
+                System.out.printf("%s ingest: %,.0f samples/s (%.1f s; requests answered in %.1f s); load %s%n", p.name(),
+                        ingest.samples / done, done, accepted, uptime());
+                // every request of the query set holds all its series: one at a time keeps each series in order
+                send(p.base() + "/api/v1/write", isJobmon ? service : null, query.bodies, 1);
+            }
+            awaitStored(mgmtBase, ingest.samples + query.samples);
+            awaitCompacted(db);
+            Systems.get(vm.base() + "/internal/force_flush", null);
+            Thread.sleep(2000);
+            long total = ingest.samples + query.samples;
+            long jobmonBytes = jobmonBytes(db);
+            System.out.printf("bytes per sample: prometheus %.2f (data dir incl. WAL), victoria-metrics %.2f, jobmon %.2f"
+                    + " (PostgreSQL tables with indexes and rollups)%n", Systems.du(prom.dir()) / (double) total,
+                    Systems.du(vm.dir()) / (double) total, jobmonBytes / (double) total);
+            String alice = Tokens.alice();
+            String week = "from=" + Instant.ofEpochMilli(queryStart) + "&to=" + Instant.ofEpochMilli(now);
+            JsonNode chart = CloudEvents.MAPPER.readTree(Systems.get(jobmon.base()
+                    + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&" + week, alice));
+            long step = chart.get("stepSeconds").asLong();
+            System.out.printf("jobmon 7-day chart: %d series × %d points, step %d s from %s%n", chart.get("series").size(),
+                    chart.get("series").get(0).get("points").size(), step, chart.get("resolution").asText());
+            String sel = "DCGM_FI_DEV_GPU_UTIL{Hostname=\"query-node-000\"}";
+            String promWeek = "/api/v1/query_range?query=" + enc("avg by (pod) (avg_over_time(" + sel + "[" + step + "s]))")
+                    + "&start=" + queryStart / 1000 + "&end=" + now / 1000 + "&step=" + step;
+            long hourFrom = now - H;
+            String promHour = "/api/v1/query_range?query=" + enc("avg by (pod) (" + sel + ")") + "&start=" + hourFrom / 1000
+                    + "&end=" + now / 1000 + "&step=15";
+            String jmHour = jobmon.base() + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&from="
+                    + Instant.ofEpochMilli(hourFrom) + "&to=" + Instant.ofEpochMilli(now);
+            double[] jw = latency(jobmon.base() + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&" + week, alice);
+            double[] pw = latency(prom.base() + promWeek, null);
+            double[] vw = latency(vm.base() + promWeek, null);
+            double[] jh = latency(jmHour, alice);
+            double[] ph = latency(prom.base() + promHour, null);
+            double[] vh = latency(vm.base() + promHour, null);
+            System.out.printf("7-day chart by pod (p50/p99 ms): jobmon %.1f/%.1f, prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n",
+                    jw[0], jw[1], pw[0], pw[1], vw[0], vw[1]);
+            System.out.printf("1-hour chart at 15 s (p50/p99 ms): jobmon %.1f/%.1f, prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n",
+                    jh[0], jh[1], ph[0], ph[1], vh[0], vh[1]);
+            rows.forEach(r -> System.out.println("| " + String.join(" | ", r) + " |"));
+            System.out.println("load at end: " + uptime());
+        } finally {
+            for (Systems.Proc p : List.of(jobmon, prom, vm)) {
+                p.stop();
+            }
+        }
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static String uptime() {
+        try {
+            return new String(new ProcessBuilder("uptime").start().getInputStream().readAllBytes()).trim();
+        } catch (Exception e) {
+            return "?";
+        }
+    }
+
+    /** Sends every body with at most {@code inflight} requests open; fails on the first non-2xx. */
+    static void send(String url, String token, List<byte[]> bodies, int inflight) throws Exception {
+        Semaphore open = new Semaphore(inflight);
+        AtomicReference<String> error = new AtomicReference<>();
+        List<CompletableFuture<?>> all = new ArrayList<>();
+        for (byte[] body : bodies) {
+            open.acquire();
+            if (error.get() != null) {
+                throw new IllegalStateException(error.get());
+            }
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMinutes(5))
+                    .header("Content-Type", "application/x-protobuf").header("Content-Encoding", "snappy")
+                    .header("X-Prometheus-Remote-Write-Version", "0.1.0").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+            if (token != null) {
+                b.header("Authorization", "Bearer " + token);
+            }
+            all.add(Systems.HTTP.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
+                if (e != null) {
+                    error.compareAndSet(null, e.toString());
+                } else if (r.statusCode() / 100 != 2) {
+                    error.compareAndSet(null, url + " → " + r.statusCode() + " " + r.body());
+                }
+                open.release();
+            }));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
+        if (error.get() != null) {
+            throw new IllegalStateException(error.get());
+        }
+    }
+
+    static double stored(String mgmt) throws Exception {
+        return Systems.scrapeValue(Systems.get(mgmt + "/q/metrics", null), "jobmon_metrics_stored_samples_total");
+    }
+
+    static void awaitStored(String mgmt, double target) throws Exception {
+        while (stored(mgmt) < target) {
+            Thread.sleep(200);
+        }
+    }
+
+    static Connection jdbc(EmbeddedPostgresDb.Connection db) throws Exception {
+        Properties p = new Properties();
+        p.put("user", db.user());
+        p.put("password", db.password());
+        return DriverManager.getConnection(db.jdbcUrl(), p);
+    }
+
+    static long scalar(EmbeddedPostgresDb.Connection db, String sql) throws Exception {
+        try (Connection c = jdbc(db); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            return r.next() ? r.getLong(1) : 0;
+        }
+    }
+
+    /** Waits until every window closed by newer samples is compacted into chunks and rollups. */
+    static void awaitCompacted(EmbeddedPostgresDb.Connection db) throws Exception {
+        long t0 = System.nanoTime();
+        while (scalar(db, "SELECT count(*) FROM metrics.head_window w WHERE window_ms + 7500000 <= (SELECT max(max_ms)"
+                + " FROM metrics.head_window v WHERE v.node = w.node)") > 0) {
+            Thread.sleep(1000);
+        }
+        System.out.printf("jobmon compaction caught up %.1f s after the last sample was stored%n",
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    static long jobmonBytes(EmbeddedPostgresDb.Connection db) throws Exception {
+        return scalar(db, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
+                + " ON n.oid = c.relnamespace WHERE n.nspname = 'metrics' AND c.relkind = 'r'");
+    }
+
+    /** p50 and p99 in ms of {@code url} over 60 calls after 5 warm-up calls. */
+    static double[] latency(String url, String token) throws Exception {
+        for (int i = 0; i < 5; i++) {
+            Systems.get(url, token);
+        }
+        List<Double> ms = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            long t = System.nanoTime();
+            Systems.get(url, token);
+            ms.add((System.nanoTime() - t) / 1e6);
+        }
+        Collections.sort(ms);
+        return new double[] {ms.get(ms.size() / 2), ms.get((int) Math.ceil(0.99 * ms.size()) - 1)};
+    }
+
+    static void sendJob(String bootstrap, long startMs) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("key.serializer", StringSerializer.class.getName());
+        p.put("value.serializer", StringSerializer.class.getName());
+        JobSnapshot s = new JobSnapshot("query-job", "t1", "alice", "project-nlp", "PRIVATE", List.of(), "llama-sft", "c1",
+                "r1", "gpu-a100", JobStatus.RUNNING, null, "A100", 8,
+                List.of("query-job-000-worker-0", "query-job-000-worker-1"), List.of("query-node-000"), false, false, 0, 0,
+                Instant.ofEpochMilli(startMs - 60_000), Instant.ofEpochMilli(startMs), null, 1, false, "team-nlp", null,
+                List.of());
+        CloudEvent<JobSnapshot> e = new CloudEvent<>(CloudEvent.SPEC_VERSION, UUID.randomUUID().toString(),
+                "/jobmon/job-service", JobSnapshot.TYPE, "query-job", Instant.ofEpochMilli(startMs), CloudEvent.JSON, s);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            producer.send(new ProducerRecord<>(Topics.JOB_CHANGES, "query-job", CloudEvents.encode(e)));
+            producer.flush();
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.jobmon.metrics.query;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.metrics.Fixtures;
+import io.jobmon.metrics.store.Compactor;
+import io.jobmon.testsupport.KafkaTestResource;
+import io.jobmon.testsupport.PostgresTestResource;
+import io.jobmon.testsupport.Tokens;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.oidc.server.OidcWiremockTestResource;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Samples on Kafka → stored → a job's charts, before and after compaction, on real PostgreSQL and Kafka. */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+@WithTestResource(OidcWiremockTestResource.class)
+class JobChartsTest {
+
+    static final Instant T0 = Instant.parse("2025-06-01T10:00:00Z");
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    @Inject
+    Compactor compactor;
+
+    static JsonPath chart(String job, String query) {
+        return given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics?" + query)
+                .then().statusCode(200).extract().jsonPath();
+    }
+
+    static double value(JsonPath chart, int series, int point) {
+        return chart.getDouble("series[" + series + "].points[" + point + "][1]");
+    }
+
+    static String range(Instant from, Instant to) {
+        return "from=" + from + "&to=" + to;
+    }
+
+    @Test
+    void aJobsGpuSeriesAreTheOnesDcgmLabelledWithItsPodsPerGpuAndAveragedForTheJob() {
+        String job = Fixtures.newId("j");
+        String other = Fixtures.newId("o");
+        String node = Fixtures.newId("n");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 4, T0, null, 1), T0);
+        List<MetricSamples.Sample> samples = new ArrayList<>();
+        for (int g = 0; g < 8; g++) {
+            int gpu = g;
+            samples.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, g, g < 4 ? job + "-0" : other + "-0"),
+                    T0, 240, (i, ms) -> 10 * gpu));
+        }
+        Fixtures.sendSamples(node, samples);
+        String q = "metric=gpu_util&" + range(T0, T0.plus(Duration.ofHours(1)));
+        await().atMost(WAIT).until(() -> chart(job, q + "&groupBy=gpu").getList("series").size() == 4
+                && Fixtures.points(chart(job, q + "&groupBy=gpu"), 3) == 240);
+        JsonPath byGpu = chart(job, q + "&groupBy=gpu");
+        assertEquals(15, byGpu.getLong("stepSeconds"));
+        assertEquals("raw", byGpu.getString("resolution"));
+        for (int g = 0; g < 4; g++) {
+            assertEquals(Map.of("node", node, "gpu", String.valueOf(g)), byGpu.getMap("series[" + g + "].group"));
+            assertEquals(10.0 * g, value(byGpu, g, 0));
+            assertEquals("labels", byGpu.getString("series[" + g + "].attribution"));
+            assertEquals("%", byGpu.getString("series[" + g + "].unit"));
+        }
+        JsonPath whole = chart(job, q);
+        assertEquals(1, whole.getList("series").size());
+        assertEquals(15.0, value(whole, 0, 0), "the average of the job's four GPUs, not the node's eight");
+        assertEquals(T0.toString(), whole.getString("series[0].points[0][0]"));
+        JsonPath max = chart(job, q + "&aggregation=max&groupBy=pod");
+        assertEquals(30.0, value(max, 0, 0));
+        assertEquals(Map.of("pod", job + "-0"), max.getMap("series[0].group"));
+    }
+
+    @Test
+    void withoutPodLabelsAJobAloneOnANodeWithAllItsGpusGetsThemByPlacementAndAPartialOneIsLeftOutWithTheReason() {
+        String whole = Fixtures.newId("j");
+        String half = Fixtures.newId("h");
+        String n1 = Fixtures.newId("n");
+        String n2 = Fixtures.newId("n");
+        Instant end = T0.plus(Duration.ofMinutes(30));
+        Fixtures.sendJob(Fixtures.job(whole, JobStatus.SUCCEEDED, List.of(whole + "-0"), List.of(n1), 2, T0, end, 3), end);
+        Fixtures.sendJob(Fixtures.job(half, JobStatus.RUNNING, List.of(half + "-0"), List.of(n2), 1, T0, null, 2), T0);
+        for (String node : List.of(n1, n2)) {
+            List<MetricSamples.Sample> s = new ArrayList<>();
+            for (int g = 0; g < 2; g++) {
+                s.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, g, null), T0.minus(Duration.ofMinutes(10)),
+                        240, (i, ms) -> 50));
+            }
+            Fixtures.sendSamples(node, s);
+        }
+        String q = "metric=gpu_util&groupBy=gpu&step=60";
+        await().atMost(WAIT).until(() -> chart(whole, q).getList("series").size() == 2);
+        JsonPath c = chart(whole, q);
+        assertEquals(T0.toString(), c.getString("from"), "a finished job's chart defaults to its run time");
+        assertEquals(end.toString(), c.getString("to"));
+        assertEquals("placement", c.getString("series[0].attribution"));
+        assertEquals(30, c.getList("series[0].points").size(), "only the minutes the job ran");
+        assertEquals("placement", c.getString("attribution[0].method"));
+        JsonPath h = chart(half, q + "&" + range(T0, T0.plus(Duration.ofMinutes(30))));
+        assertEquals(0, h.getList("series").size());
+        assertEquals("the job held 1 of the node's GPUs and dcgm-exporter has no pod labels",
+                h.getString("unattributed[0].reason"));
+    }
+
+    @Test
+    void countersBecomeRatesAcrossAResetAndChartsReadTheSameFromRollupsAfterCompaction() {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        List<MetricSamples.Sample> s = new ArrayList<>();
+        // 1,500 bytes every 15 s = 100 B/s; the counter restarts from zero after 100 samples
+        s.addAll(Fixtures.series("node_network_receive_bytes_total", Fixtures.labels("device", "eth0"), T0, 480,
+                (i, ms) -> i < 100 ? 1_000_000 + 1500.0 * i : 1500.0 * (i - 99)));
+        s.addAll(Fixtures.series("node_network_receive_bytes_total", Fixtures.labels("device", "lo"), T0, 480,
+                (i, ms) -> 1e9 * i));
+        s.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 480, (i, ms) -> i % 2 == 0 ? 40 : 60));
+        Fixtures.sendSamples(node, s);
+        String q = "metric=net_rx&metric=gpu_util&step=60&" + range(T0, T0.plus(Duration.ofHours(2)));
+        await().atMost(WAIT).until(() -> chart(job, q).getList("series").size() == 2
+                && Fixtures.points(chart(job, q), 0) >= 119);
+        JsonPath before = chart(job, q);
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics?" + q).then()
+                .body("series[0].metric", equalTo("net_rx")).body("series[1].metric", equalTo("gpu_util"))
+                .body("series[0].unit", equalTo("B/s"));
+        for (int p = 1; p < 119; p++) {
+            assertEquals(100.0, before.getDouble("series[0].points[" + p + "][1]"), 0.001, "point " + p);
+            assertEquals(50.0, before.getDouble("series[1].points[" + p + "][1]"), 0.001);
+        }
+        compactor.compactAll(T0.plus(Duration.ofDays(1)).toEpochMilli()).await().atMost(WAIT);
+        JsonPath after = chart(job, q);
+        assertEquals("1m", after.getString("resolution"));
+        assertEquals(before.getList("series[1].points"), after.getList("series[1].points"));
+        List<Object> rates = after.getList("series[0].points");
+        assertEquals(before.getList("series[0].points").subList(1, 119), rates.subList(1, 119));
+    }
+}

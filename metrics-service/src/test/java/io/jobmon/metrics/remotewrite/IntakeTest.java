@@ -1,0 +1,102 @@
+package io.jobmon.metrics.remotewrite;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.Topics;
+import io.jobmon.metrics.Fixtures;
+import io.jobmon.metrics.remotewrite.prompb.Types;
+import io.jobmon.testsupport.KafkaTestClient;
+import io.jobmon.testsupport.KafkaTestResource;
+import io.jobmon.testsupport.PostgresTestResource;
+import io.jobmon.testsupport.Tokens;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.oidc.server.OidcWiremockTestResource;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/** Remote-write with real snappy + protobuf bytes → Kafka → store → chart; the DLQ of the samples topic. */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+@WithTestResource(OidcWiremockTestResource.class)
+class IntakeTest {
+
+    static final Instant T0 = Instant.parse("2025-07-01T08:00:00Z");
+
+    static String service() {
+        return Tokens.user("prometheus").roles("service").get();
+    }
+
+    @Test
+    void remoteWrittenSamplesBecomeTheJobsChart() {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 2, T0, null, 1), T0);
+        List<Types.TimeSeries> series = new ArrayList<>();
+        for (int g = 0; g < 2; g++) {
+            int gpu = g;
+            series.add(RemoteWriteBodies.series("DCGM_FI_DEV_FB_USED", Fixtures.gpu(node, g, job + "-0"),
+                    T0.toEpochMilli(), 240, 15_000, i -> 1000 * (gpu + 1) + i));
+        }
+        given().auth().oauth2(service()).contentType("application/x-protobuf").header("Content-Encoding", "snappy")
+                .header("X-Prometheus-Remote-Write-Version", "0.1.0").body(RemoteWriteBodies.body(series))
+                .post("/api/v1/write").then().statusCode(204);
+        String q = "/api/v1/jobs/" + job + "/metrics?metric=gpu_mem_used&aggregation=sum&from=" + T0 + "&to="
+                + T0.plus(Duration.ofHours(1));
+        await().atMost(Duration.ofSeconds(30)).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
+                .extract().jsonPath(), 0) == 240);
+        var chart = given().auth().oauth2(Tokens.alice()).get(q).then().statusCode(200).extract().jsonPath();
+        assertEquals(3000.0, chart.getDouble("series[0].points[0][1]"));
+        assertEquals("MiB", chart.getString("series[0].unit"));
+        given().get(Fixtures.management("/q/metrics")).then().body(containsString("jobmon_metrics_samples_total{source=\"remote_write\"} 480.0"));
+    }
+
+    @Test
+    void remoteWriteIsForServicesAndRefusesWhatIsNotAVersionOneBody() {
+        byte[] body = RemoteWriteBodies.body(List.of());
+        given().auth().oauth2(Tokens.alice()).contentType("application/x-protobuf").body(body).post("/api/v1/write")
+                .then().statusCode(403).contentType("application/problem+json");
+        given().auth().oauth2(Tokens.admin()).contentType("application/x-protobuf").body(body).post("/api/v1/write")
+                .then().statusCode(403);
+        given().contentType("application/x-protobuf").body(body).post("/api/v1/write").then().statusCode(401);
+        given().auth().oauth2(service()).contentType("application/x-protobuf").body("not snappy".getBytes())
+                .post("/api/v1/write").then().statusCode(400).contentType("application/problem+json")
+                .body(containsString("snappy"));
+        given().auth().oauth2(service()).contentType("application/x-protobuf;proto=io.prometheus.write.v2.Request")
+                .body(body).post("/api/v1/write").then().statusCode(415).contentType("application/problem+json");
+        given().auth().oauth2(service()).contentType("application/x-protobuf").body(body).post("/api/v1/write")
+                .then().statusCode(204);
+    }
+
+    @Test
+    void anInvalidSamplesRecordGoesToTheDlqWithTheReasonAndTheNextOneIsStored() {
+        String node = Fixtures.newId("n");
+        String job = Fixtures.newId("j");
+        KafkaTestClient.send(Topics.METRICS_SAMPLES, node, "not json " + node);
+        KafkaTestClient.send(Topics.METRICS_SAMPLES, node, "{\"specversion\":\"1.0\",\"id\":\"" + node
+                + "\",\"type\":\"io.jobmon.metrics.samples.v1\",\"data\":{\"node\":\"" + node
+                + "\",\"samples\":[{\"labels\":{}}]}}");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 4, (i, ms) -> 77));
+        List<ConsumerRecord<String, String>> dead = KafkaTestClient.await(Topics.dlq(Topics.METRICS_SAMPLES),
+                r -> r.value() != null && r.value().contains(node), 2, Duration.ofSeconds(30));
+        assertEquals(2, dead.size());
+        String reason = new String(dead.get(0).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
+        assertEquals(true, reason.contains("not JSON"), reason);
+        String reason2 = new String(dead.get(1).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
+        assertEquals(true, reason2.contains("samples[0]"), reason2);
+        String q = "/api/v1/jobs/" + job + "/metrics?from=" + T0 + "&to=" + T0.plus(Duration.ofMinutes(5));
+        await().atMost(Duration.ofSeconds(30)).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
+                .extract().jsonPath(), 0) == 4);
+    }
+}
