@@ -16,7 +16,7 @@ import java.util.Map;
  * path — 400: a path means what it says, so no route can be reached through another;</li>
  * <li>a NUL byte anywhere in the URI ({@code %00}; PostgreSQL cannot store it) or a control character in a
  * header — 400 (a NUL inside a JSON string is refused by {@link ApiJson});</li>
- * <li>a body whose declared charset is not UTF-8 — 415: JSON is UTF-8 (RFC 8259), and a body read as something
+ * <li>a JSON or text body whose declared charset is not UTF-8 — 415: JSON is UTF-8 (RFC 8259), and a body read as something
  * else would be stored garbled (a request without a body may name any charset).</li>
  * </ul>
  */
@@ -51,7 +51,9 @@ public final class RequestChecks {
                 return invalid("header " + printable(h.getKey()), "field.control-characters");
             }
         }
-        String charset = hasBody(request) ? charset(request.getHeader("Content-Type")) : null;
+        String type = request.getHeader("Content-Type");
+        // Only a text body has a charset; a binary one (remote-write's protobuf) may carry a meaningless one.
+        String charset = hasBody(request) && isText(type) ? charset(type) : null;
         if (charset != null && !charset.equals("utf-8") && !charset.equals("utf8")) {
             return Problem.of(415, Text.of("problem.charset", printable(charset)));
         }
@@ -61,6 +63,15 @@ public final class RequestChecks {
     /** The one 413 of the suite. */
     public static Problem tooLarge(long maxBodyBytes) {
         return ApiException.of(413, "payload-too-large", Text.of("problem.too-large", maxBodyBytes)).toProblem();
+    }
+
+    /** JSON or {@code text/*}: a media type whose bytes are characters. */
+    static boolean isText(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String media = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        return media.startsWith("text/") || media.endsWith("/json") || media.endsWith("+json");
     }
 
     /** The {@code charset} parameter of a media type, lower case and unquoted, or null when it names none. */
