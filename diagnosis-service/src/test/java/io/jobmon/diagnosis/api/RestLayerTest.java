@@ -38,7 +38,7 @@ class RestLayerTest {
         given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-none/diagnoses")
                 .then().statusCode(404).body("title", equalTo("未找到")).body("detail", equalTo("作业 j-none 不存在"))
                 .body("type", equalTo("https://jobmon.io/problems/not-found"));
-        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").contentType("text/plain").body("x")
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").contentType("text/plain; charset=UTF-8").body("x")
                 .post("/api/v1/diagnoses/analyze").then().statusCode(415)
                 .body("detail", equalTo("请以 application/json 发送证据包"));
         given().auth().oauth2(Tokens.alice()).contentType("application/json").body("{\"hint\": 5}")
