@@ -63,3 +63,28 @@ export function explain(p: NotFound): string {
 export function isAdmin(me: Me): boolean {
     return me.admin;
 }
+
+// The detail page's other tabs: logs (log-service), GPU charts (metrics-service), diagnoses (diagnosis-service).
+type LogPage = paths["/api/v1/jobs/{id}/logs"]["get"]["responses"][200]["content"]["application/json"];
+type LogQuery = NonNullable<paths["/api/v1/jobs/{id}/logs"]["get"]["parameters"]["query"]>;
+type Chart = paths["/api/v1/jobs/{id}/metrics"]["get"]["responses"][200]["content"]["application/json"];
+type Diagnoses = paths["/api/v1/jobs/{id}/diagnoses"]["get"]["responses"][200]["content"]["application/json"];
+type Gone = paths["/api/v1/jobs/{id}/logs"]["get"]["responses"][410]["content"]["application/problem+json"];
+
+export const lastLines: LogQuery = { tail: "100", type: "user" };
+
+export function logText(page: LogPage): string {
+    return page.items.map(l => `${l.time} [${l.pod ?? l.node ?? ""}] ${l.line}`).join("\n");
+}
+
+export function seriesCount(chart: Chart): number {
+    return Object.keys(chart).length;
+}
+
+export function diagnosisStates(d: Diagnoses): string[] {
+    return d.items.map(x => `${x.status} ${x.trigger}`);
+}
+
+export function expired(p: Gone): string {
+    return p.detail ?? p.title;
+}
