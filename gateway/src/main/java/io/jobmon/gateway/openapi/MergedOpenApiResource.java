@@ -2,6 +2,7 @@ package io.jobmon.gateway.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jobmon.gateway.config.GatewayConfig;
 import io.jobmon.gateway.health.Downstreams;
 import io.quarkus.smallrye.openapi.runtime.OpenApiDocumentService;
 import io.smallrye.mutiny.Multi;
@@ -13,6 +14,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -30,10 +32,13 @@ public class MergedOpenApiResource {
     private final ObjectMapper mapper;
     private final Instance<OpenApiDocumentService> own;
     private final String version;
+    private final Duration openapiTimeout;
 
     public MergedOpenApiResource(Downstreams downstreams, ObjectMapper mapper, Instance<OpenApiDocumentService> own,
-            @ConfigProperty(name = "quarkus.application.version", defaultValue = "v1") String version) {
+            @ConfigProperty(name = "quarkus.application.version", defaultValue = "v1") String version,
+            GatewayConfig config) {
         this.downstreams = downstreams;
+        this.openapiTimeout = config.openapiTimeout();
         this.mapper = mapper;
         this.own = own;
         this.version = version;
@@ -44,7 +49,8 @@ public class MergedOpenApiResource {
     @Operation(hidden = true)
     public Uni<JsonNode> merged() {
         return Multi.createFrom().iterable(downstreams.services().keySet())
-                .onItem().transformToUniAndConcatenate(name -> downstreams.get(name, "/q/openapi?format=json")
+                .onItem().transformToUniAndConcatenate(name -> downstreams
+                        .get(name, "/q/openapi?format=json", openapiTimeout)
                         .map(r -> Map.entry(name, r.statusCode() == 200 ? r.body() : ""))
                         .onFailure().recoverWithItem(Map.entry(name, "")))
                 .collect().asList()
