@@ -280,6 +280,8 @@ write_local_config() {
     echo "jobmon.clusters.local.type=external"
     echo "jobmon.clusters.local.region=local"
     echo "jobmon.clusters.local.namespace=jobmon-jobs"
+    echo "jobmon.clusters.local.pools.default.gpu-types=A800,H100"
+    echo "jobmon.clusters.local.pools.default.description=every GPU of the local cluster"
     if [[ "$SIM_ENABLED" != 0 ]]; then
       cat <<EOF
 # The simulated GPU cluster (deploy/simcluster): job-service submits and stops Jobs there, event-ingest watches it.
@@ -287,6 +289,13 @@ jobmon.clusters.sim.type=kubernetes
 jobmon.clusters.sim.region=local
 jobmon.clusters.sim.kubeconfig=$SIM_STATE/kubeconfig
 jobmon.clusters.sim.namespace=$SIM_NAMESPACE
+# Its queues (resource pools): a spec must name one of them, or gets the first ('default').
+jobmon.clusters.sim.pools.default.gpu-types=A800,H100
+jobmon.clusters.sim.pools.default.description=every GPU of the sim cluster
+jobmon.clusters.sim.pools.nlp-train.gpu-types=A800,H100
+jobmon.clusters.sim.pools.nlp-train.description=NLP training
+jobmon.clusters.sim.pools.cv-train.gpu-types=A800,H100
+jobmon.clusters.sim.pools.cv-train.description=vision training
 # metrics-service finds its exporters as on a GPU Operator cluster: dcgm-exporter and node-exporter pods, each
 # node's endpoint on the pod's host-network container port 'metrics'.
 jobmon.metrics.discovery.every=15s

@@ -43,6 +43,9 @@ public class FakeDownstreams implements QuarkusTestResourceLifecycleManager {
 
     private void serve(String name, HttpServerRequest req) {
         req.response().putHeader("X-Jobmon-Service", "fake-" + name);
+        if (req.getHeader("X-Request-Id") != null) {
+            req.response().putHeader("X-Request-Id", req.getHeader("X-Request-Id")); // as every service echoes it
+        }
         String path = req.path();
         if (path.equals("/q/health/ready")) {
             req.response().putHeader("Content-Type", "application/json").end("{\"status\":\"UP\"}");

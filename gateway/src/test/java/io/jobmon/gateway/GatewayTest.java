@@ -83,11 +83,13 @@ class GatewayTest {
     }
 
     @Test
-    void theRequestIdIsForwardedAndEchoed() {
-        given().auth().oauth2(Tokens.user("rid").get()).header("X-Request-Id", "trace-7")
-                .get("/api/v1/jobs/j-9").then().statusCode(200)
+    void theRequestIdIsForwardedAndEchoedOnce() {
+        var response = given().auth().oauth2(Tokens.user("rid").get()).header("X-Request-Id", "trace-7")
+                .get("/api/v1/jobs/j-9");
+        response.then().statusCode(200)
                 .header("X-Request-Id", "trace-7")
                 .body("requestId", equalTo("trace-7"));
+        assertEquals(java.util.List.of("trace-7"), response.headers().getValues("X-Request-Id"));
         given().auth().oauth2(Tokens.user("rid2").get()).get("/api/v1/jobs/j-9").then()
                 .body("requestId", notNullValue());
     }
@@ -113,7 +115,43 @@ class GatewayTest {
         given().auth().oauth2(Tokens.user("down").get()).get("/api/v1/jobs/j-1/diagnoses").then().statusCode(503)
                 .contentType("application/problem+json")
                 .header("X-Jobmon-Service", "gateway")
+                .header("Retry-After", notNullValue())
+                .body("type", equalTo("https://jobmon.io/problems/dependency-unavailable"))
                 .body("detail", containsString("diagnosis"));
+        given().auth().oauth2(Tokens.user("down").get()).header("Accept-Language", "zh-CN")
+                .get("/api/v1/jobs/j-1/diagnoses").then().statusCode(503)
+                .body("title", equalTo("服务暂不可用")).body("detail", equalTo("diagnosis 暂不可用"));
+    }
+
+    @Test
+    void lookupsGoToJobService() {
+        String token = Tokens.user("looker").get();
+        for (String path : new String[] {"/api/v1/clusters", "/api/v1/queues", "/api/v1/projects", "/api/v1/tags",
+                "/api/v1/users?q=al"}) {
+            routesTo(token, path, "job");
+        }
+    }
+
+    @Test
+    void a401AndA429CarryTheCorsHeadersSoABrowserCanReadThem() {
+        given().header("Origin", "http://localhost:3000").get("/api/v1/jobs").then().statusCode(401)
+                .contentType("application/problem+json")
+                .header("Access-Control-Allow-Origin", "http://localhost:3000");
+        given().header("Origin", "http://localhost:3000").auth().oauth2("not-a-jwt").get("/api/v1/jobs").then()
+                .statusCode(401).header("Access-Control-Allow-Origin", "http://localhost:3000");
+        String expired = Tokens.user("late").expiresIn(Duration.ofSeconds(-120)).get();
+        given().header("Origin", "http://localhost:3000").auth().oauth2(expired).get("/api/v1/jobs").then()
+                .statusCode(401).header("Access-Control-Allow-Origin", "http://localhost:3000");
+        String token = Tokens.user("greedy-cors").get();
+        int status = 200;
+        for (int i = 0; i < 50 && status != 429; i++) {
+            status = given().auth().oauth2(token).get("/api/v1/jobs").statusCode();
+        }
+        assertEquals(429, status);
+        given().header("Origin", "http://localhost:3000").auth().oauth2(token).get("/api/v1/jobs").then()
+                .statusCode(429).contentType("application/problem+json")
+                .header("Access-Control-Allow-Origin", "http://localhost:3000")
+                .header("Access-Control-Expose-Headers", containsString("Retry-After"));
     }
 
     @Test

@@ -30,13 +30,18 @@ class RouteTableTest {
             "/api/v1/jobs/j-1/diagnoses, diagnosis",
             "/api/v1/diagnoses/d-1, diagnosis",
             "/api/v1/diagnoses/d-1/feedback, diagnosis",
-            "/api/v1/diagnoses/analyze, diagnosis"})
+            "/api/v1/diagnoses/analyze, diagnosis",
+            "/api/v1/clusters, job",
+            "/api/v1/queues, job",
+            "/api/v1/projects, job",
+            "/api/v1/tags, job",
+            "/api/v1/users, job"})
     void eachPublicPathHasItsOwner(String path, String service) {
         assertEquals(Optional.of(service), RouteTable.serviceFor(path));
     }
 
     @ParameterizedTest
-    @CsvSource({"/api/v1/me", "/api/v1/nope", "/api/v2/jobs", "/api/v1/jobsx"})
+    @CsvSource({"/api/v1/me", "/api/v1/nope", "/api/v2/jobs", "/api/v1/jobsx", "/api/v1/users/x", "/api/v1/tagsx"})
     void pathsNoServiceOwnsStayWithTheGateway(String path) {
         assertEquals(Optional.empty(), RouteTable.serviceFor(path));
     }

@@ -47,6 +47,13 @@ public final class TestJobs {
         return submit(token, spec());
     }
 
+    /** Makes jobmon know the tokens' users (a job is shared only with users jobmon has seen sign in). */
+    public static void known(String... tokens) {
+        for (String t : tokens) {
+            given().auth().oauth2(t).get("/api/v1/users").then().statusCode(200);
+        }
+    }
+
     public static JobStatusChanged status(String jobId, JobStatus status, long sequence, String reason) {
         return new JobStatusChanged(jobId, "ext-b", status, reason, reason == null ? null : "message " + reason, null,
                 Instant.now(), sequence, List.of());

@@ -61,6 +61,6 @@ public final class Cursors {
 
     /** The 400 of a cursor that decodes but does not fit this list (another sort, a bad value inside). */
     public static ApiException invalid() {
-        return ApiException.badRequest("cursor", "not a cursor of this list; pass the nextCursor of the previous page");
+        return ApiException.invalid("cursor", "field.cursor");
     }
 }

@@ -30,7 +30,7 @@ public final class Limits {
         try {
             return parse(raw);
         } catch (ApiException e) {
-            errors.add(new Problem.FieldError("limit", "must be a whole number from 1 to " + MAX));
+            errors.add(Problem.FieldError.of("limit", "field.limit", MAX));
             return DEFAULT;
         }
     }
@@ -48,6 +48,6 @@ public final class Limits {
         } catch (NumberFormatException e) {
             // falls through to the 400
         }
-        throw ApiException.badRequest(field, "must be a whole number from 1 to " + max);
+        throw ApiException.invalid(field, "field.limit", max);
     }
 }

@@ -50,8 +50,43 @@ public interface ClustersConfig {
             return "*".equals(ns) ? null : ns;
         }
 
-        /** Resource pools (queues) of this cluster a job may name; absent: any. */
+        /**
+         * Resource pools (queues) of this cluster, by name only (the older key; {@link #pools()} describes them).
+         * A cluster that names none in either has one queue, {@code jobmon.jobs.default-queue}.
+         */
         Optional<List<String>> queues();
+
+        /** Resource pools (queues) of this cluster with what they offer: {@code jobmon.clusters.a.pools."gpu-prod".*}. */
+        Map<String, Pool> pools();
+
+        /** Every queue of the cluster: those of {@link #queues()} in their order, then those of {@link #pools()}. */
+        default List<String> queueNames() {
+            java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>(queues().orElse(List.of()));
+            names.addAll(new java.util.TreeSet<>(pools().keySet()));
+            return List.copyOf(names);
+        }
+    }
+
+    /** A resource pool (queue) of a cluster. Every key is optional: a pool named only in {@code queues} has none. */
+    interface Pool {
+
+        /** GPU models the pool has ({@code A800,H800}); a job must ask for one of them. Absent: any model. */
+        Optional<List<String>> gpuTypes();
+
+        /** Most GPUs one replica (pod) may ask for in this pool; absent: {@code jobmon.jobs.max-gpus-per-replica}. */
+        java.util.OptionalInt maxGpusPerReplica();
+
+        /** Most GPUs one job may hold in this pool (replicas × GPUs per replica); absent: no pool limit. */
+        java.util.OptionalInt maxGpusPerJob();
+
+        /** The pool's GPUs in total, as shown to users (not enforced: the scheduler and quotas do that). */
+        java.util.OptionalInt gpus();
+
+        /** Project groups that may submit to the pool; absent: every project. */
+        Optional<List<String>> projects();
+
+        /** One line telling users what the pool is for. */
+        Optional<String> description();
     }
 
     enum Type {

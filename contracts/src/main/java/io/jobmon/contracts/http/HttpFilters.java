@@ -1,10 +1,11 @@
 package io.jobmon.contracts.http;
 
-import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Locales;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.DependencyFailures;
 import io.jobmon.contracts.problem.Problem;
 import io.jobmon.contracts.problem.ProblemMappers;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import org.jboss.logging.Logger;
 import io.jobmon.contracts.events.CloudEvents;
 import io.quarkus.security.AuthenticationException;
@@ -19,6 +20,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.MDC;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -68,6 +70,9 @@ public class HttpFilters {
 
     void registerFilters(@Observes Filters filters) {
         filters.register(this::requestId, 1000);
+        // After CORS (300), so that a refusal still carries the CORS headers a browser needs to read it; before
+        // authentication (200).
+        filters.register(this::refuse, 250);
     }
 
     void registerFailureHandler(@Observes Router router) {
@@ -77,8 +82,7 @@ public class HttpFilters {
             router.errorHandler(status, this::failure);
         }
         // Whatever no route serves is a 404 problem, not Vert.x's plain text page.
-        router.route().last().handler(rc -> writeProblem(rc,
-                Problem.of(404, "Not Found", ProblemMappers.NOT_FOUND)));
+        router.route().last().handler(rc -> writeProblem(rc, Problem.of(404, Text.of(ProblemMappers.NOT_FOUND))));
     }
 
     private void requestId(RoutingContext rc) {
@@ -88,6 +92,10 @@ public class HttpFilters {
         rc.request().headers().set(RequestIds.HEADER, id);
         rc.response().headers().set(RequestIds.HEADER, id);
         rc.response().headers().set(SERVICE_HEADER, service);
+        rc.next();
+    }
+
+    private void refuse(RoutingContext rc) {
         Problem refused = RequestChecks.refusal(rc.request(), bodyLimit(rc.request().path()));
         if (refused != null) {
             writeProblem(rc, refused);
@@ -95,7 +103,7 @@ public class HttpFilters {
         }
         if (needsTokenButHasNone(rc)) {
             // The bearer mechanism would answer an empty 401; the API promises a problem body.
-            writeProblem(rc, Problem.of(401, "Unauthorized", "a bearer token is required"));
+            writeProblem(rc, Problem.of(401, Text.of("problem.token-required")));
             return;
         }
         rc.next();
@@ -121,16 +129,15 @@ public class HttpFilters {
         }
         Throwable failure = rc.failure();
         if (failure instanceof io.quarkus.oidc.OIDCException) {
-            writeProblem(rc, Problem.of(503, "Service Unavailable", "the identity provider cannot be reached"));
+            writeProblem(rc, Problem.of(503, Text.of("problem.idp-unavailable")));
             return;
         }
         int status = failure instanceof AuthenticationException || failure instanceof UnauthorizedException ? 401
                 : failure instanceof ForbiddenException ? 403
                 : rc.statusCode() >= 400 ? rc.statusCode() : 500;
         switch (status) {
-            case 401 -> writeProblem(rc, Problem.of(401, "Unauthorized",
-                    "a valid bearer token from the platform's identity provider is required"));
-            case 403 -> writeProblem(rc, Problem.of(403, "Forbidden", "the caller may not do this"));
+            case 401 -> writeProblem(rc, Problem.of(401, Text.of("problem.unauthorized")));
+            case 403 -> writeProblem(rc, Problem.of(403, Text.of("problem.forbidden")));
             case 413 -> {
                 rc.response().putHeader("Connection", "close");
                 writeProblem(rc, RequestChecks.tooLarge(bodyLimit(rc.request().path())));
@@ -138,28 +145,31 @@ public class HttpFilters {
             default -> {
                 if (status >= 500 && failure != null && DependencyFailures.isUnavailable(failure)) {
                     rc.response().putHeader("Retry-After", ProblemMappers.RETRY_AFTER_SECONDS);
-                    writeProblem(rc, ApiException.unavailable(
-                            "a service this request needs is unavailable; try again shortly").toProblem());
+                    writeProblem(rc, Problem.of(503, Text.of("problem.unavailable")));
                 } else if (status >= 500) {
                     LOG.errorf(failure, "unexpected error on %s", rc.request().path());
-                    writeProblem(rc, Problem.of(500, "Internal Server Error",
-                            "the request failed; quote the request id to the platform team"));
+                    writeProblem(rc, Problem.of(500, Text.of("problem.internal")));
                 } else {
-                    HttpResponseStatus s = HttpResponseStatus.valueOf(status);
-                    writeProblem(rc, Problem.of(status, s.reasonPhrase(), status == 400
-                            ? "the request is malformed (its path or query does not decode)" : s.reasonPhrase()));
+                    writeProblem(rc, Problem.of(status, status == 400 ? Text.of("problem.malformed")
+                            : Text.of("problem.status", status)));
                 }
             }
         }
     }
 
-    /** Ends the response with a problem body; usable by any Vert.x route of a service. */
+    /**
+     * Ends the response with a problem body in the reader's language ({@code Accept-Language}); usable by any
+     * Vert.x route of a service.
+     */
     public static void writeProblem(RoutingContext rc, Problem problem) {
-        Problem body = problem.withInstance(rc.request().path(), rc.get(RequestIds.MDC_KEY));
+        I18n i18n = I18n.current();
+        Locale locale = i18n.locale(rc.request().getHeader(I18n.ACCEPT_LANGUAGE));
+        Problem body = i18n.localize(problem, locale).withInstance(rc.request().path(), rc.get(RequestIds.MDC_KEY));
         if (body.status() == 401) {
             rc.response().putHeader("WWW-Authenticate", "Bearer");
         }
         rc.response().setStatusCode(body.status()).putHeader("Content-Type", Problem.MEDIA_TYPE)
+                .putHeader("Content-Language", Locales.tag(locale))
                 .end(CloudEvents.toJson(body));
     }
 }

@@ -1,8 +1,10 @@
 package io.jobmon.contracts.http;
 
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -13,7 +15,9 @@ import java.util.Map;
  * <li>dot-segments ({@code /../}, {@code /./}, also percent-encoded) and encoded slashes or backslashes in the
  * path — 400: a path means what it says, so no route can be reached through another;</li>
  * <li>a NUL byte anywhere in the URI ({@code %00}; PostgreSQL cannot store it) or a control character in a
- * header — 400.</li>
+ * header — 400 (a NUL inside a JSON string is refused by {@link ApiJson});</li>
+ * <li>a JSON or text body whose declared charset is not UTF-8 — 415: JSON is UTF-8 (RFC 8259), and a body read as something
+ * else would be stored garbled (a request without a body may name any charset).</li>
  * </ul>
  */
 public final class RequestChecks {
@@ -27,7 +31,7 @@ public final class RequestChecks {
     public static Problem refusal(HttpServerRequest request, long maxBodyBytes) {
         String uri = request.uri();
         if (uri != null && uri.length() > MAX_URI_LENGTH) {
-            return Problem.of(414, "URI Too Long", "the URI is longer than " + MAX_URI_LENGTH + " characters");
+            return Problem.of(414, Text.of("problem.uri-too-long", MAX_URI_LENGTH));
         }
         if (declaredLength(request) > maxBodyBytes) {
             request.response().putHeader("Connection", "close");
@@ -35,28 +39,58 @@ public final class RequestChecks {
         }
         String path = request.path();
         if (path != null && hasDotSegmentOrEncodedSeparator(path)) {
-            return invalid("path", "dot-segments ('.', '..') and encoded '/' or '\\\\' are not allowed in a path");
+            return invalid("path", "field.dot-segments");
         }
-        if (uri != null && containsIgnoreCase(uri, "%00")) {
-            return invalid(uri.indexOf('?') >= 0 && uri.toLowerCase().indexOf("%00") > uri.indexOf('?') ? "query"
-                    : "path", "a NUL byte (%00) is not allowed");
+        if (uri != null && uri.toLowerCase(Locale.ROOT).contains("%00")) {
+            int query = uri.indexOf('?');
+            return invalid(query >= 0 && uri.toLowerCase(Locale.ROOT).indexOf("%00") > query ? "query" : "path",
+                    "field.nul");
         }
         for (Map.Entry<String, String> h : request.headers()) {
             if (hasControlCharacter(h.getKey()) || hasControlCharacter(h.getValue())) {
-                return invalid("header " + printable(h.getKey()), "control characters are not allowed in headers");
+                return invalid("header " + printable(h.getKey()), "field.control-characters");
             }
+        }
+        String type = request.getHeader("Content-Type");
+        // Only a text body has a charset; a binary one (remote-write's protobuf) may carry a meaningless one.
+        String charset = hasBody(request) && isText(type) ? charset(type) : null;
+        if (charset != null && !charset.equals("utf-8") && !charset.equals("utf8")) {
+            return Problem.of(415, Text.of("problem.charset", printable(charset)));
         }
         return null;
     }
 
     /** The one 413 of the suite. */
     public static Problem tooLarge(long maxBodyBytes) {
-        return ApiException.tooLarge("the request body is larger than the " + maxBodyBytes
-                + " bytes this endpoint accepts").toProblem();
+        return ApiException.of(413, "payload-too-large", Text.of("problem.too-large", maxBodyBytes)).toProblem();
+    }
+
+    /** JSON or {@code text/*}: a media type whose bytes are characters. */
+    static boolean isText(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String media = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        return media.startsWith("text/") || media.endsWith("/json") || media.endsWith("+json");
+    }
+
+    /** The {@code charset} parameter of a media type, lower case and unquoted, or null when it names none. */
+    static String charset(String contentType) {
+        if (contentType == null) {
+            return null;
+        }
+        for (String part : contentType.split(";")) {
+            String p = part.trim();
+            int eq = p.indexOf('=');
+            if (eq > 0 && p.substring(0, eq).trim().equalsIgnoreCase("charset")) {
+                return p.substring(eq + 1).trim().replace("\"", "").toLowerCase(Locale.ROOT);
+            }
+        }
+        return null;
     }
 
     static boolean hasDotSegmentOrEncodedSeparator(String rawPath) {
-        String lower = rawPath.toLowerCase();
+        String lower = rawPath.toLowerCase(Locale.ROOT);
         if (lower.contains("%2f") || lower.contains("%5c") || lower.indexOf('\\') >= 0) {
             return true;
         }
@@ -82,6 +116,12 @@ public final class RequestChecks {
         return false;
     }
 
+    /** A body follows: a length above zero, or a chunked one. */
+    private static boolean hasBody(HttpServerRequest request) {
+        String te = request.getHeader("Transfer-Encoding");
+        return declaredLength(request) > 0 || te != null && te.toLowerCase(Locale.ROOT).contains("chunked");
+    }
+
     private static long declaredLength(HttpServerRequest request) {
         String length = request.getHeader("Content-Length");
         try {
@@ -89,10 +129,6 @@ public final class RequestChecks {
         } catch (NumberFormatException e) {
             return -1;
         }
-    }
-
-    private static boolean containsIgnoreCase(String s, String needle) {
-        return s.toLowerCase().contains(needle);
     }
 
     private static String printable(String s) {
@@ -103,8 +139,7 @@ public final class RequestChecks {
         return b.length() > 64 ? b.substring(0, 64) : b.toString();
     }
 
-    private static Problem invalid(String field, String message) {
-        return ApiException.badRequest(field, message).toProblem();
+    private static Problem invalid(String field, String code) {
+        return ApiException.invalid(field, code).toProblem();
     }
-
 }

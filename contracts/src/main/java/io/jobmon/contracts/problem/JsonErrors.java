@@ -6,18 +6,23 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.jobmon.contracts.i18n.Text;
 import java.time.temporal.Temporal;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.List;
+
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * Turns a Jackson failure on a request body into a 400 a person can act on: which field, and what was expected in
- * JSON terms (a string, a whole number, one of the allowed values...). Never a Java class name or a stack detail.
+ * JSON terms (a string, a whole number, one of the allowed values...), in the reader's language. Never a Java class
+ * name or a stack detail.
  */
 public final class JsonErrors {
+
+    /** The message of a string that carries a NUL character ({@code \u0000}): PostgreSQL cannot store it. */
+    public static final String NUL_MESSAGE = "a NUL character (\\u0000) is not allowed";
 
     private JsonErrors() {
     }
@@ -25,18 +30,22 @@ public final class JsonErrors {
     public static ApiException badRequest(JsonProcessingException e) {
         if (e instanceof JsonParseException p) {
             var loc = p.getLocation();
-            String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-            return ApiException.badRequest("the body is not valid JSON" + where, List.of());
+            return ApiException.of(400, "invalid-request", loc == null ? Text.of("json.malformed")
+                    : Text.of("json.malformed-at", loc.getLineNr(), loc.getColumnNr()));
         }
         String field = e instanceof JsonMappingException m ? path(m) : "";
-        String expected = e instanceof UnrecognizedPropertyException ? "an unknown field: remove it"
-                : e instanceof MismatchedInputException m ? expectation(m.getTargetType()) : "an invalid value";
-        if (field.isEmpty()) {
-            return ApiException.badRequest("the body must be " + expected.replaceFirst("^an? valid ", "a "),
-                    List.of());
+        if (isNul(e)) {
+            return ApiException.invalid(field.isEmpty() ? "$" : field, "field.nul");
         }
-        String message = e instanceof UnrecognizedPropertyException ? "unknown field" : "expected " + expected;
-        return ApiException.badRequest(field, message);
+        String expected = e instanceof UnrecognizedPropertyException ? null : expectationKey(e);
+        if (field.isEmpty()) {
+            return ApiException.of(400, "invalid-request", expected == null ? Text.of("json.body.value")
+                    : Text.of("json.body." + expected, enumValues(e)));
+        }
+        if (e instanceof UnrecognizedPropertyException) {
+            return ApiException.invalid(field, "json.unknown-field");
+        }
+        return ApiException.invalid(field, "json.expected." + expected, enumValues(e));
     }
 
     /**
@@ -58,6 +67,52 @@ public final class JsonErrors {
         return e.getPath().stream()
                 .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
                 .collect(Collectors.joining(".")).replace(".[", "[");
+    }
+
+    private static boolean isNul(JsonProcessingException e) {
+        return e instanceof InvalidFormatException f && NUL_MESSAGE.equals(f.getOriginalMessage());
+    }
+
+    /** The catalogue suffix of what the field expected: {@code string}, {@code integer}, {@code enum}... */
+    static String expectationKey(JsonProcessingException e) {
+        Class<?> type = e instanceof MismatchedInputException m ? m.getTargetType() : null;
+        if (type == null) {
+            return "value";
+        }
+        if (type.isEnum()) {
+            return "enum";
+        }
+        if (type == String.class || type == Character.class || type == char.class) {
+            return "string";
+        }
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class
+                || type == Short.class || type == short.class) {
+            return "integer";
+        }
+        if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
+            return "number";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "boolean";
+        }
+        if (Temporal.class.isAssignableFrom(type)) {
+            return "time";
+        }
+        if (type.isArray() || Collection.class.isAssignableFrom(type)) {
+            return "array";
+        }
+        if (Map.class.isAssignableFrom(type) || type.isRecord() || !type.getName().startsWith("java.")) {
+            return "object";
+        }
+        return "value";
+    }
+
+    private static Object[] enumValues(JsonProcessingException e) {
+        if (e instanceof MismatchedInputException m && m.getTargetType() != null && m.getTargetType().isEnum()) {
+            return new Object[] {Arrays.stream(m.getTargetType().getEnumConstants()).map(Object::toString)
+                    .collect(Collectors.joining(", "))};
+        }
+        return new Object[0];
     }
 
     static String expectation(Class<?> type) {
@@ -92,4 +147,5 @@ public final class JsonErrors {
         }
         return "a valid value";
     }
+
 }

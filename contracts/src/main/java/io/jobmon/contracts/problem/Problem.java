@@ -1,28 +1,68 @@
 package io.jobmon.contracts.problem;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.jobmon.contracts.i18n.Text;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The one error body of the suite: RFC 9457 {@code application/problem+json}.
  *
- * @param type a jobmon URI naming the kind of problem ({@link #typeFor}), stable for clients to switch on
+ * @param type a jobmon URI naming the kind of problem ({@link #typeFor}), stable for clients to switch on; never
+ *        translated
+ * @param title the status in the reader's language
+ * @param detail what is wrong, in the reader's language
  * @param errors field violations of a 400, each naming the field
  * @param requestId the {@code X-Request-Id} of the failed request, to find it in the logs
+ * @param detailText the catalogue key of {@code detail}, rendered in the reader's language when the problem is
+ *        written (not part of the body)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Problem(String type, String title, int status, String detail, String instance,
-        List<FieldError> errors, String requestId) {
+        List<FieldError> errors, String requestId, @JsonIgnore Text detailText) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
     public static final String TYPE_BASE = "https://jobmon.io/problems/";
 
-    /** One invalid field of a request: its JSON path and what is wrong with it. */
-    public record FieldError(String field, String message) {
+    /** A problem whose texts are given as they are (not translated). */
+    public Problem(String type, String title, int status, String detail, String instance, List<FieldError> errors,
+            String requestId) {
+        this(type, title, status, detail, instance, errors, requestId, null);
+    }
+
+    /**
+     * One invalid field of a request: its JSON path (or parameter name) and what is wrong with it.
+     *
+     * @param code the catalogue key of {@code message}: a stable name of the rule, for clients to switch on
+     * @param args the key's arguments (not part of the body)
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record FieldError(String field, String message, String code, @JsonIgnore List<Object> args) {
+
+        /** A field error whose message is given as it is. */
+        public FieldError(String field, String message) {
+            this(field, message, null, null);
+        }
+
+        /** A field error rendered from the catalogue in the reader's language. */
+        public static FieldError of(String field, String code, Object... args) {
+            return new FieldError(field, null, code, Text.of(code, args).args());
+        }
+
+        @Override
+        public List<Object> args() {
+            return args == null ? List.of() : args;
+        }
     }
 
     public static Problem of(int status, String title, String detail) {
-        return new Problem(typeFor(status), title, status, detail, null, null, null);
+        return new Problem(typeFor(status), title, status, detail, null, null, null, null);
+    }
+
+    /** A problem whose detail is rendered from the catalogue; the title comes from the status. */
+    public static Problem of(int status, Text detail) {
+        return new Problem(typeFor(status), null, status, null, null, null, null, detail);
     }
 
     /** The problem type of a status when nothing more specific is known: every jobmon error has a jobmon URI. */
@@ -50,6 +90,13 @@ public record Problem(String type, String title, int status, String detail, Stri
     }
 
     public Problem withInstance(String instance, String requestId) {
-        return new Problem(type, title, status, detail, instance, errors, requestId);
+        return new Problem(type, title, status, detail, instance, errors, requestId, detailText);
+    }
+
+    /** This problem with more field errors (e.g. a parser that reports every invalid parameter at once). */
+    public Problem withErrors(List<FieldError> more) {
+        List<FieldError> all = new ArrayList<>(errors == null ? List.of() : errors);
+        all.addAll(more);
+        return new Problem(type, title, status, detail, instance, all, requestId, detailText);
     }
 }

@@ -4,6 +4,7 @@ import io.jobmon.contracts.access.AccessRule;
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.JobAccess;
 import io.jobmon.contracts.access.Permission;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.smallrye.mutiny.Uni;
 
@@ -26,11 +27,10 @@ public class JobGuard {
         return store.find(jobId).map(found -> {
             JobAccess job = found.orElse(null);
             if (job == null || !AccessRule.canView(caller, job)) {
-                throw ApiException.notFound("no job " + jobId);
+                throw ApiException.notFound(Text.of("problem.not-found.job", jobId));
             }
             if (!AccessRule.may(caller, job, permission)) {
-                throw ApiException.forbidden("the caller may not " + permission.name().toLowerCase().replace('_', ' ')
-                        + " job " + jobId);
+                throw ApiException.forbidden(Text.of("problem.forbidden.job", jobId));
             }
             return job;
         });

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** Only validation blames the client; an internal failure is a 500 that tells nothing; an outage a 503. */
 class ProblemMappersTest {
 
-    final ProblemMappers mappers = new ProblemMappers();
+    final ProblemMappers mappers = new ProblemMappers(io.jobmon.contracts.i18n.I18n.defaults());
 
     record Spec(String name, int replicas, List<String> tags, Mode mode) {
     }
@@ -30,7 +30,7 @@ class ProblemMappersTest {
     @Test
     void anInternalIllegalArgumentIsA500WithoutItsMessage() {
         Response r = mappers.unexpected(new IllegalArgumentException(
-                "No enum constant io.jobmon.jobs.job.model.Priority.URGENT"), null);
+                "No enum constant io.jobmon.jobs.job.model.Priority.URGENT"), null, null);
         assertEquals(500, r.getStatus());
         String body = CloudEvents.toJson(problem(r));
         assertFalse(body.contains("io.jobmon") || body.contains("Priority") || body.contains("enum"), body);
@@ -39,7 +39,7 @@ class ProblemMappersTest {
 
     @Test
     void aDependencyThatIsDownIsA503WithRetryAfter() {
-        Response r = mappers.unexpected(new RuntimeException("pool", new ConnectException("Connection refused")), null);
+        Response r = mappers.unexpected(new RuntimeException("pool", new ConnectException("Connection refused")), null, null);
         assertEquals(503, r.getStatus());
         assertEquals("5", r.getHeaderString("Retry-After"));
         assertEquals("https://jobmon.io/problems/dependency-unavailable", problem(r).type());
@@ -57,9 +57,9 @@ class ProblemMappersTest {
                 CloudEvents.MAPPER.readValue(c[0], Spec.class);
                 throw new AssertionError("parsed " + c[0]);
             } catch (MismatchedInputException e) {
-                r = mappers.json(e, null);
+                r = mappers.json(e, null, null);
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                r = mappers.json(e, null);
+                r = mappers.json(e, null, null);
             }
             Problem p = problem(r);
             String body = CloudEvents.toJson(p);
@@ -77,7 +77,7 @@ class ProblemMappersTest {
         try {
             CloudEvents.MAPPER.readTree("{\"name\": }");
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            Problem p = problem(mappers.json(e, null));
+            Problem p = problem(mappers.json(e, null, null));
             assertTrue(p.detail().contains("not valid JSON at line 1"), p.detail());
             return;
         }

@@ -3,6 +3,8 @@ package io.jobmon.diagnosis.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jobmon.contracts.http.HttpFilters;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem;
 import io.jobmon.diagnosis.analysis.AnalysisAdmission;
@@ -43,13 +45,16 @@ public class AnalyzeRoute {
     private final ObjectMapper json;
     private final long maxBytes;
     private final String retryAfter;
+    private final I18n i18n;
 
-    public AnalyzeRoute(AnalysisRunner runner, AnalysisAdmission admission, ObjectMapper json, DiagnosisConfig config) {
+    public AnalyzeRoute(AnalysisRunner runner, AnalysisAdmission admission, ObjectMapper json, DiagnosisConfig config,
+            I18n i18n) {
         this.runner = runner;
         this.admission = admission;
         this.json = json;
         this.maxBytes = config.analyze().maxBundleSize().asLongValue();
         this.retryAfter = String.valueOf(Math.max(1, config.analyze().retryAfter().toSeconds()));
+        this.i18n = i18n;
     }
 
     static final String ANALYZE = "/api/v1/diagnoses/analyze";
@@ -74,9 +79,7 @@ public class AnalyzeRoute {
         if (reservation.isEmpty()) {
             // the body is not read: the connection closes after the answer
             rc.response().putHeader("Retry-After", retryAfter).putHeader("Connection", "close");
-            HttpFilters.writeProblem(rc, new ApiException(503, "Service Unavailable", "analysis-busy",
-                    "the analyses running now hold the memory this bundle needs; retry in " + retryAfter + " s",
-                    null).toProblem());
+            HttpFilters.writeProblem(rc, Problem.of(503, Text.of("analyze.busy", retryAfter)));
             return;
         }
         rc.put(RESERVATION, reservation.get());
@@ -101,13 +104,13 @@ public class AnalyzeRoute {
     private void analyze(RoutingContext rc) {
         String type = rc.request().getHeader("Content-Type");
         if (type != null && !type.toLowerCase().contains("json")) {
-            HttpFilters.writeProblem(rc, Problem.of(415, "Unsupported Media Type", "send the bundle as application/json"));
+            HttpFilters.writeProblem(rc, Problem.of(415, Text.of("analyze.media-type")));
             return;
         }
         byte[] body = rc.body() == null || rc.body().buffer() == null ? new byte[0] : rc.body().buffer().getBytes();
         AnalysisAdmission.Reservation reservation = rc.get(RESERVATION);
         rc.put(STARTED, Boolean.TRUE);
-        runner.analyze(body, Languages.ofVertx(rc.acceptableLanguages()))
+        runner.analyze(body, i18n.locale(rc.request().getHeader(I18n.ACCEPT_LANGUAGE)))
                 .onTermination().invoke(() -> {
                     if (reservation != null) {
                         reservation.release();
@@ -134,12 +137,12 @@ public class AnalyzeRoute {
             return ApiException.badRequest(e.field(), message).toProblem();
         }
         if (failure instanceof EngineJson.MalformedJson e) {
-            return ApiException.badRequest("$", "malformed JSON: " + e.getMessage()).toProblem();
+            return ApiException.invalid("$", "analyze.malformed", e.getMessage()).toProblem();
         }
         if (failure instanceof ApiException e) {
             return e.toProblem();
         }
         LOG.errorf(failure, "analysis failed on %s", rc.request().path());
-        return Problem.of(500, "Internal Server Error", "the analysis failed; quote the request id to the platform team");
+        return Problem.of(500, Text.of("problem.internal"));
     }
 }

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * A diagnosis as the API shows it: the task and, once {@code DONE}, the result in the contract's form.
@@ -23,12 +24,16 @@ import java.util.Map;
  *        series and points
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record DiagnosisView(String id, String jobId, String status, String trigger, String requestedBy,
+@Schema(requiredProperties = {"id", "jobId", "status", "trigger", "window", "createdAt"})
+public record DiagnosisView(String id, String jobId,
+        @Schema(enumeration = {"PENDING", "RUNNING", "DONE", "FAILED"}) String status,
+        @Schema(enumeration = {"USER", "JOB_FAILED", "PERIODIC"}) String trigger, String requestedBy,
         WindowView window, List<String> metrics, String hint, Instant createdAt, Instant startedAt,
-        Instant finishedAt, JsonNode result, List<String> missingSources, Map<String, String> sourceErrors,
-        String error, JsonNode evidenceRead) {
+        Instant finishedAt, @Schema(ref = "Diagnosis") JsonNode result, List<String> missingSources,
+        Map<String, String> sourceErrors, String error, JsonNode evidenceRead) {
 
     /** The evidence window. */
+    @Schema(requiredProperties = {"from", "to"})
     public record WindowView(Instant from, Instant to) {
     }
 

@@ -6,6 +6,7 @@ package io.jobmon.diagnosis.rest;
  * @param verdict {@code ACCURATE} or {@code POOR}
  * @param comment what was wrong or right, for the platform team improving the pattern catalogue
  */
+@org.eclipse.microprofile.openapi.annotations.media.Schema(requiredProperties = "verdict")
 public record FeedbackRequest(Verdict verdict, String comment) {
 
     /** Was the diagnosis right? */

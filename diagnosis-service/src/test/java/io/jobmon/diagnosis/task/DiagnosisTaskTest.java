@@ -143,7 +143,7 @@ class DiagnosisTaskTest {
         Instant from = Instant.parse("2026-01-01T10:00:00Z");
         given().auth().oauth2(Tokens.alice()).contentType("application/json").body("{\"from\": \"" + from + "\"}")
                 .post("/api/v1/jobs/" + job + "/diagnoses").then().statusCode(202)
-                .body("window.from", is("2026-01-01T10:00:00Z")).body("window.to", is("2026-01-01T10:30:00Z"));
+                .body("window.from", is("2026-01-01T10:00:00.000Z")).body("window.to", is("2026-01-01T10:30:00.000Z"));
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.jobmon.events.k8s.PodView;
 import io.jobmon.events.status.JobModel;
 import io.jobmon.events.status.Signal;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -35,8 +36,16 @@ public final class BatchApplier {
         NONE, STORED, FACT
     }
 
+    /**
+     * Applies the records and returns the writes: each transition, and at the end, per job, one pods-only record with
+     * the latest state of every pod that changed after the job's last transition of the batch (a transition carries
+     * every pod already). So a restart, a container that starts or a new node shows on the job's pods within one
+     * batch, without a transition per pod change.
+     */
     public BatchWrites apply(List<RawRecord> records) {
         BatchWrites out = new BatchWrites();
+        Map<String, Map<String, PodView>> podsSinceTransition = new LinkedHashMap<>();
+        Map<String, Instant> lastPodTime = new LinkedHashMap<>();
         for (RawRecord r : records) {
             if (r.event() != null && r.event().aboutNode()) {
                 // kept per node: a job's events include its nodes' (the query joins them by placement)
@@ -53,27 +62,40 @@ public final class BatchApplier {
                 continue;
             }
             JobModel job = jobs.computeIfAbsent(r.jobId(), id -> JobModel.fresh(id, r.cluster()));
-            Effect effect = r.pod() != null ? applyPod(job, r, out) : applyEvent(job, r, out);
+            Effect effect = r.pod() != null ? applyPod(job, r, out, podsSinceTransition) : applyEvent(job, r, out);
             if (effect == Effect.NONE) {
                 out.unchanged++;
                 continue;
+            }
+            if (r.pod() != null) {
+                lastPodTime.put(job.jobId(), r.kafkaTime());
             }
             out.stored++;
             // Status is derived from pods and signals only: an event that is neither cannot move it.
             JobStatusChanged t = effect == Effect.FACT ? job.transition(r.kafkaTime()) : null;
             if (t != null) {
                 out.transitions.add(t);
+                podsSinceTransition.remove(job.jobId());
             }
         }
+        podsSinceTransition.forEach((jobId, changed) -> {
+            JobStatusChanged update = jobs.get(jobId).podsUpdate(changed.values(), lastPodTime.get(jobId));
+            if (update != null) {
+                out.transitions.add(update);
+                out.podUpdates++;
+            }
+        });
         return out;
     }
 
-    private Effect applyPod(JobModel job, RawRecord r, BatchWrites out) {
+    private Effect applyPod(JobModel job, RawRecord r, BatchWrites out, Map<String, Map<String, PodView>> changed) {
         PodView stored = job.applyPod(r.cluster(), r.pod());
         if (stored == null) {
             return Effect.NONE;
         }
         out.pod(r.cluster(), stored);
+        changed.computeIfAbsent(job.jobId(), k -> new LinkedHashMap<>())
+                .put(stored.namespace() + "/" + stored.name(), stored);
         return Effect.FACT;
     }
 

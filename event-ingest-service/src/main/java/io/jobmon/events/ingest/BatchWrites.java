@@ -38,6 +38,7 @@ public final class BatchWrites {
     int counted;
     int unattributed;
     int expired;
+    int podUpdates;
 
     void pod(String cluster, PodView pod) {
         pods.put(cluster + "/" + pod.namespace() + "/" + pod.name(), new PodWrite(cluster, pod));
@@ -66,8 +67,14 @@ public final class BatchWrites {
         }
     }
 
+    /** The records for {@code jobmon.job.status}: transitions, then one pods-only record per job whose pods changed. */
     public List<JobStatusChanged> transitions() {
         return transitions;
+    }
+
+    /** Pods-only records among {@link #transitions()}. */
+    public int podUpdates() {
+        return podUpdates;
     }
 
     public Map<String, PodWrite> pods() {

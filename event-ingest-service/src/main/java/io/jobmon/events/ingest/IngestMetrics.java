@@ -19,6 +19,7 @@ public class IngestMetrics {
     private final Counter invalid;
     private final Counter replayed;
     private final Counter transitions;
+    private final Counter podUpdates;
     private final Timer decode;
     private final Timer transaction;
     private final Timer publish;
@@ -33,6 +34,9 @@ public class IngestMetrics {
         invalid = records(registry, "invalid");
         replayed = records(registry, "replayed");
         transitions = Counter.builder("jobmon.ingest.transitions").description("status transitions published")
+                .register(registry);
+        podUpdates = Counter.builder("jobmon.ingest.pod.updates")
+                .description("pods-only records published: pods that changed without a status transition")
                 .register(registry);
         decode = stage(registry, "decode");
         transaction = stage(registry, "transaction");
@@ -73,6 +77,7 @@ public class IngestMetrics {
         expired.increment(r.writes().expired());
         replayed.increment(r.replayed());
         invalid.increment(invalidRecords);
-        transitions.increment(r.writes().transitions().size());
+        transitions.increment(r.writes().transitions().size() - r.writes().podUpdates());
+        podUpdates.increment(r.writes().podUpdates());
     }
 }

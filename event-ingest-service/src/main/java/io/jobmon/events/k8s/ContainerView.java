@@ -10,9 +10,11 @@ import java.time.Instant;
  * @param reason {@code state.waiting.reason} or {@code state.terminated.reason}
  * @param lastReason {@code lastState.terminated.reason} (why the previous run ended), if any
  * @param lastExitCode {@code lastState.terminated.exitCode}, if any
+ * @param lastFinishedAt {@code lastState.terminated.finishedAt}, if any
  */
 public record ContainerView(String name, boolean init, String state, String reason, String message, Integer exitCode,
-        Instant startedAt, Instant finishedAt, int restartCount, String lastReason, Integer lastExitCode) {
+        Instant startedAt, Instant finishedAt, int restartCount, String lastReason, Integer lastExitCode,
+        Instant lastFinishedAt) {
 
     public boolean waiting() {
         return "waiting".equals(state);

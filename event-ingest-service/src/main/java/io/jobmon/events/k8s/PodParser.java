@@ -48,7 +48,7 @@ public final class PodParser {
         return new ContainerView(text(c, "name"), init, kind, text(s, "reason"), text(s, "message"),
                 s.hasNonNull("exitCode") ? s.get("exitCode").asInt() : null, K8sTime.parse(s.get("startedAt")),
                 K8sTime.parse(s.get("finishedAt")), c.path("restartCount").asInt(0), text(last, "reason"),
-                last.hasNonNull("exitCode") ? last.get("exitCode").asInt() : null);
+                last.hasNonNull("exitCode") ? last.get("exitCode").asInt() : null, K8sTime.parse(last.get("finishedAt")));
     }
 
     private static String ownerJob(JsonNode meta) {

@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * The query parameters of the events endpoint, checked: {@code from} (inclusive) and {@code to} (exclusive)
  * RFC 3339 times, {@code type} Normal or Warning, {@code reason}, {@code pod}, {@code limit} 1..500 (default 50)
- * and the opaque {@code cursor} of the previous page.
+ * and the opaque {@code cursor} of the previous page (contracts' {@link Cursors}). Every invalid one is named in one
+ * 400, in the reader's language.
  */
 public record EventFilter(Instant from, Instant to, String type, String reason, String pod, int limit,
         Instant afterTime, String afterUid) {
@@ -27,7 +28,7 @@ public record EventFilter(Instant from, Instant to, String type, String reason, 
             if (type.equalsIgnoreCase("Normal") || type.equalsIgnoreCase("Warning")) {
                 normalType = Character.toUpperCase(type.charAt(0)) + type.substring(1).toLowerCase();
             } else {
-                errors.add(new Problem.FieldError("type", "must be Normal or Warning"));
+                errors.add(Problem.FieldError.of("type", "events.type"));
             }
         }
         int n = Limits.parse(limit, errors);
@@ -40,13 +41,13 @@ public record EventFilter(Instant from, Instant to, String type, String reason, 
                 afterUid = parts.get(1);
             }
         } catch (RuntimeException e) {
-            errors.add(new Problem.FieldError("cursor", "not a cursor of this list; pass the nextCursor of the previous page"));
+            errors.add(Problem.FieldError.of("cursor", "field.cursor"));
         }
         if (f != null && t != null && !f.isBefore(t)) {
-            errors.add(new Problem.FieldError("to", "must be after 'from'"));
+            errors.add(Problem.FieldError.of("to", "events.window"));
         }
         if (!errors.isEmpty()) {
-            throw ApiException.badRequest("invalid query parameters", errors);
+            throw ApiException.badRequest(errors);
         }
         return new EventFilter(f, t, normalType, blankToNull(reason), blankToNull(pod), n, afterTime, afterUid);
     }
@@ -62,7 +63,7 @@ public record EventFilter(Instant from, Instant to, String type, String reason, 
         try {
             return Instant.parse(value);
         } catch (DateTimeParseException e) {
-            errors.add(new Problem.FieldError(field, "must be an RFC 3339 time such as 2025-01-31T12:00:00Z"));
+            errors.add(Problem.FieldError.of(field, "field.time"));
             return null;
         }
     }

@@ -5,6 +5,7 @@ import io.jobmon.events.support.Times;
 import static io.jobmon.events.support.Times.instant;
 import static io.jobmon.events.support.Times.ts;
 
+import io.jobmon.contracts.api.Page;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -80,7 +81,7 @@ public class EventQueryRepository {
         String kind = r.getString("object_kind");
         Integer omitted = r.getInteger("omitted_events");
         return new EventItem(instant(r.getOffsetDateTime("last_time")), r.getString("type"), r.getString("reason"),
-                r.getString("message"), r.getInteger("count"), instant(r.getOffsetDateTime("first_time")),
+                null, null, r.getString("message"), r.getInteger("count"), instant(r.getOffsetDateTime("first_time")),
                 instant(r.getOffsetDateTime("last_time")), "Pod".equals(kind) ? r.getString("object_name") : null,
                 new EventItem.InvolvedObject(kind, r.getString("object_name"), r.getString("namespace"),
                         r.getString("field_path")),

@@ -1,45 +1,44 @@
 package io.jobmon.events.status;
 
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.events.k8s.ContainerView;
 
-/** The message a user reads for a container that ended badly: what its reason and exit code mean. */
+/**
+ * The message a user reads for a container that ended badly: what its reason and exit code mean, as catalogue keys
+ * (common catalogue, {@code status.*}) around Kubernetes' own words.
+ */
 final class FailureText {
 
     private FailureText() {
     }
 
-    static String terminated(ContainerView c) {
-        String meaning = meaning(c.reason(), c.exitCode());
-        String text = "container " + c.name() + " " + meaning;
-        return c.message() == null ? text : text + ": " + c.message().strip();
+    static Text terminated(ContainerView c) {
+        Text meaning = meaning(c.reason(), c.exitCode());
+        return c.message() == null ? Text.of("status.container.terminated", c.name(), meaning)
+                : Text.of("status.container.terminated-detail", c.name(), meaning, c.message().strip());
     }
 
-    static String restarted(ContainerView c) {
-        return "container " + c.name() + " restarted " + c.restartCount() + " time" + (c.restartCount() == 1 ? "" : "s")
-                + "; last run " + meaning(c.lastReason(), c.lastExitCode());
+    static Text restarted(ContainerView c) {
+        return Text.of(c.restartCount() == 1 ? "status.container.restarted-once" : "status.container.restarted",
+                c.name(), c.restartCount(), meaning(c.lastReason(), c.lastExitCode()));
     }
 
-    static String meaning(String reason, Integer exitCode) {
+    /** A waiting container that cannot start, with Kubernetes' message (or its reason). */
+    static Text waiting(ContainerView c) {
+        return Text.of("status.container.waiting", c.name(), c.message() == null ? c.reason() : c.message());
+    }
+
+    static Text meaning(String reason, Integer exitCode) {
         if ("OOMKilled".equals(reason)) {
-            return "was killed for running out of memory (OOMKilled" + code(exitCode) + ")";
+            return exitCode == null ? Text.of("status.exit.oom") : Text.of("status.exit.oom-code", exitCode);
         }
         if (exitCode == null) {
-            return "terminated (" + reason + ")";
+            return Text.of("status.exit.terminated", reason);
         }
         return switch (exitCode) {
-            case 1 -> "exited with code 1 (application error)";
-            case 2 -> "exited with code 2 (misuse of a shell builtin or bad arguments)";
-            case 126 -> "exited with code 126 (command not executable)";
-            case 127 -> "exited with code 127 (command not found)";
-            case 134 -> "was aborted (SIGABRT, exit code 134)";
-            case 137 -> "was killed (SIGKILL, exit code 137)";
-            case 139 -> "crashed with a segmentation fault (SIGSEGV, exit code 139)";
-            case 143 -> "was terminated (SIGTERM, exit code 143)";
-            default -> "exited with code " + exitCode + (exitCode > 128 ? " (signal " + (exitCode - 128) + ")" : "");
+            case 1, 2, 126, 127, 134, 137, 139, 143 -> Text.of("status.exit." + exitCode);
+            default -> exitCode > 128 ? Text.of("status.exit.signal", exitCode, exitCode - 128)
+                    : Text.of("status.exit.code", exitCode);
         };
-    }
-
-    private static String code(Integer exitCode) {
-        return exitCode == null ? "" : ", exit code " + exitCode;
     }
 }

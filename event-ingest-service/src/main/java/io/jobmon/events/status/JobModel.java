@@ -6,6 +6,7 @@ import io.jobmon.contracts.events.PodSummary;
 import io.jobmon.events.k8s.PodView;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,12 +109,23 @@ public final class JobModel {
         sequence++;
         changed = true;
         return new JobStatusChanged(jobId, cluster, status, reason, message, exitCode, d.at() != null ? d.at() : now,
-                sequence, summaries());
+                sequence, summaries(pods.values()), d.messageText(), false);
     }
 
-    private List<PodSummary> summaries() {
+    /**
+     * What changed in these pods since the job's last transition, as a pods-only record: it carries the last
+     * transition's status and sequence and never moves the status; null before the job's first transition.
+     */
+    public JobStatusChanged podsUpdate(Collection<PodView> changedPods, Instant at) {
+        if (status == null || changedPods.isEmpty()) {
+            return null;
+        }
+        return JobStatusChanged.podsOnly(jobId, cluster, status, at, sequence, summaries(changedPods));
+    }
+
+    private static List<PodSummary> summaries(Collection<PodView> of) {
         List<PodSummary> out = new ArrayList<>();
-        for (PodView p : pods.values()) {
+        for (PodView p : of) {
             out.add(PodSummaries.of(p));
         }
         return out;

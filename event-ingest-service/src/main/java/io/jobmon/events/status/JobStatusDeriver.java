@@ -48,7 +48,8 @@ public final class JobStatusDeriver {
         boolean allSucceeded = !outcomes.isEmpty() && outcomes.stream().allMatch(o -> o.kind() == Kind.SUCCEEDED);
         if (facts.stopRequested() && !anyLive && !allSucceeded) {
             PodOutcome stopped = earliest(outcomes, Kind.STOPPED);
-            return stopped != null ? stopped.derived() : Derived.of(STOPPED, "Stopped", "stopped on request", null);
+            return stopped != null ? stopped.derived()
+                    : Derived.written(STOPPED, "Stopped", io.jobmon.contracts.i18n.Text.of("status.stopped"), null);
         }
         Signal quota = activeQuotaSignal(facts);
         if (outcomes.isEmpty()) {
@@ -75,8 +76,7 @@ public final class JobStatusDeriver {
                     return quota != null ? queuedByQuota(quota, PARTIALLY_PENDING)
                             : Derived.of(PARTIALLY_PENDING, null, null, why.derived().at());
                 }
-                Derived d = why.derived();
-                return Derived.of(PARTIALLY_PENDING, d.reason(), d.message(), d.at());
+                return why.derived().as(PARTIALLY_PENDING);
             }
             return why.derived().reason() == null && quota != null ? queuedByQuota(quota, QUEUED) : why.derived();
         }

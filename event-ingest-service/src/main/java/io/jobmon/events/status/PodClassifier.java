@@ -8,6 +8,7 @@ import static io.jobmon.contracts.events.JobStatus.RUNNING;
 import static io.jobmon.contracts.events.JobStatus.STOPPED;
 import static io.jobmon.contracts.events.JobStatus.SUCCEEDED;
 
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.events.k8s.ContainerView;
 import io.jobmon.events.k8s.K8sTime;
 import io.jobmon.events.k8s.PodView;
@@ -19,7 +20,8 @@ import java.util.Set;
 /** The status one pod gives its job on its own (the table of the README, per pod). */
 final class PodClassifier {
 
-    static final String PREEMPTED_MESSAGE = "was preempted by another task";
+    /** The seed's own words for a preemption (001): "was preempted by another task". */
+    static final Text PREEMPTED_MESSAGE = Text.of("status.preempted");
     /** Waiting reasons of a scheduled pod that cannot start: the job stays pending with that reason. */
     static final Set<String> START_FAILURES = Set.of("ImagePullBackOff", "ErrImagePull", "InvalidImageName",
             "ErrImageNeverPull", "CreateContainerConfigError", "CreateContainerError", "RunContainerError");
@@ -40,8 +42,9 @@ final class PodClassifier {
         }
         ContainerView failed = firstFailed(pod);
         if (failed != null && ("Failed".equals(pod.phase()) || "Never".equals(pod.restartPolicy()))) {
+            Text text = FailureText.terminated(failed);
             return new PodOutcome(Kind.FAILURE, new Derived(FAILED, failed.reason() == null ? "Error" : failed.reason(),
-                    FailureText.terminated(failed), failed.exitCode(), failed.finishedAt()));
+                    StatusTexts.english(text), text, failed.exitCode(), failed.finishedAt()));
         }
         if ("Failed".equals(pod.phase())) {
             return new PodOutcome(Kind.FAILURE, Derived.of(FAILED, pod.reason() == null ? "Failed" : pod.reason(),
@@ -60,20 +63,25 @@ final class PodClassifier {
         Signal preempted = facts.podSignal(pod, "Preempted");
         if ("PreemptionByScheduler".equals(cause) || "PreemptionByKubeScheduler".equals(cause) || preempted != null) {
             Instant at = target != null ? target.lastTransitionTime() : preempted.time();
-            return new PodOutcome(Kind.FAILURE, Derived.of(FAILED, "Preempted", PREEMPTED_MESSAGE, at));
+            return new PodOutcome(Kind.FAILURE, Derived.written(FAILED, "Preempted", PREEMPTED_MESSAGE, at));
         }
         if ("NodeLost".equals(pod.reason()) || "Unknown".equals(pod.phase()) || "DeletionByTaintManager".equals(cause)
                 || facts.podSignal(pod, "TaintManagerEviction") != null) {
             String msg = pod.message() != null ? pod.message() : target != null && target.message() != null
-                    ? target.message() : "node " + pod.nodeName() + " was lost";
-            return new PodOutcome(Kind.FAILURE, Derived.of(ABNORMAL, "NodeLost", msg, conditionTime(target)));
+                    ? target.message() : null;
+            return new PodOutcome(Kind.FAILURE, msg != null
+                    ? Derived.of(ABNORMAL, "NodeLost", msg, conditionTime(target))
+                    : Derived.written(ABNORMAL, "NodeLost", Text.of("status.node-lost", pod.nodeName()),
+                            conditionTime(target)));
         }
         Signal evicted = facts.podSignal(pod, "Evicted");
         if ("Evicted".equals(pod.reason()) || "EvictionByEvictionAPI".equals(cause) || "TerminationByKubelet".equals(cause)
                 || evicted != null) {
             String msg = pod.message() != null ? pod.message() : evicted != null ? evicted.message()
-                    : target != null ? target.message() : "the pod was evicted";
-            return new PodOutcome(Kind.FAILURE, Derived.of(ABNORMAL, "Evicted", msg, conditionTime(target)));
+                    : target != null ? target.message() : null;
+            return new PodOutcome(Kind.FAILURE, msg != null
+                    ? Derived.of(ABNORMAL, "Evicted", msg, conditionTime(target))
+                    : Derived.written(ABNORMAL, "Evicted", Text.of("status.evicted"), conditionTime(target)));
         }
         return null;
     }
@@ -82,13 +90,13 @@ final class PodClassifier {
     private static PodOutcome deletion(PodView pod, JobFacts facts) {
         if (facts.stopRequested()) {
             return new PodOutcome(pod.deleted() ? Kind.STOPPED : Kind.TERMINATING,
-                    Derived.of(STOPPED, "Stopped", "stopped on request", pod.deletionTimestamp()));
+                    Derived.written(STOPPED, "Stopped", Text.of("status.stopped"), pod.deletionTimestamp()));
         }
         if (!pod.deleted()) {
             return new PodOutcome(Kind.TERMINATING, Derived.of(RUNNING, null, null, pod.deletionTimestamp()));
         }
-        return new PodOutcome(Kind.FAILURE, Derived.of(ABNORMAL, "PodDeleted",
-                "pod " + pod.name() + " was deleted before it finished", pod.deletionTimestamp()));
+        return new PodOutcome(Kind.FAILURE, Derived.written(ABNORMAL, "PodDeleted",
+                Text.of("status.pod-deleted", pod.name()), pod.deletionTimestamp()));
     }
 
     private static PodOutcome unscheduled(PodView pod, JobFacts facts) {
@@ -109,8 +117,7 @@ final class PodClassifier {
             if (c.waiting() && c.reason() != null && START_FAILURES.contains(c.reason())) {
                 // ErrImagePull and ImagePullBackOff alternate while the kubelet retries: users see ImagePullBackOff.
                 String reason = c.reason().equals("ErrImagePull") ? "ImagePullBackOff" : c.reason();
-                return new PodOutcome(Kind.START_FAILURE, Derived.of(PENDING, reason,
-                        "container " + c.name() + ": " + (c.message() == null ? c.reason() : c.message()), null));
+                return new PodOutcome(Kind.START_FAILURE, Derived.written(PENDING, reason, FailureText.waiting(c), null));
             }
         }
         boolean allRunning = !pod.containers().isEmpty() && pod.containers().stream()
@@ -118,7 +125,8 @@ final class PodClassifier {
         if ("Running".equals(pod.phase()) && allRunning) {
             for (ContainerView c : pod.containers()) {
                 if (!c.init() && c.restartedAfterFailure()) {
-                    return new PodOutcome(Kind.RUNNING, Derived.of(RUNNING, "CrashLoopBackOff", FailureText.restarted(c),
+                    return new PodOutcome(Kind.RUNNING, Derived.written(RUNNING, "CrashLoopBackOff",
+                            FailureText.restarted(c),
                             c.startedAt()));
                 }
             }
@@ -134,7 +142,7 @@ final class PodClassifier {
             if (c.waiting() && "CrashLoopBackOff".equals(c.reason())) {
                 String reason = c.init() ? "Init:CrashLoopBackOff" : "CrashLoopBackOff";
                 return new PodOutcome(c.init() ? Kind.START_FAILURE : Kind.RUNNING,
-                        Derived.of(c.init() ? PENDING : RUNNING, reason, FailureText.restarted(c), null));
+                        Derived.written(c.init() ? PENDING : RUNNING, reason, FailureText.restarted(c), null));
             }
         }
         return new PodOutcome(Kind.STARTING, Derived.of(PENDING, null, null, scheduledAt(pod)));

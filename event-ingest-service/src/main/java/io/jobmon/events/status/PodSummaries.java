@@ -16,8 +16,10 @@ final class PodSummaries {
         List<PodSummary.ContainerSummary> containers = new ArrayList<>();
         for (ContainerView c : p.containers()) {
             if (!c.init()) {
+                PodSummary.LastState last = c.lastReason() == null && c.lastExitCode() == null ? null
+                        : new PodSummary.LastState(c.lastReason(), c.lastExitCode(), c.lastFinishedAt());
                 containers.add(new PodSummary.ContainerSummary(c.name(), c.state(), c.reason(), c.exitCode(),
-                        c.restartCount()));
+                        c.restartCount(), last));
             }
         }
         List<PodSummary.Condition> conditions = new ArrayList<>();

@@ -100,7 +100,13 @@ class BatchApplierTest {
     void aSucceededPodFoundGoneStaysSucceeded() {
         BatchWrites w = new BatchApplier(new HashMap<>(), new EventQuota(1, new HashMap<>()), OLD).apply(List.of(
                 pod("pod-succeeded", 0), goneUnseen("pod-succeeded", 5000, 1)));
-        assertEquals(List.of(JobStatus.SUCCEEDED), w.transitions().stream().map(JobStatusChanged::status).toList());
+        assertEquals(List.of(JobStatus.SUCCEEDED), w.transitions().stream().filter(t -> !t.podsOnly())
+                .map(JobStatusChanged::status).toList());
+        // the pod's going shows on the job's pods, the status stays
+        JobStatusChanged update = w.transitions().get(1);
+        assertEquals(true, update.podsOnly());
+        assertEquals(JobStatus.SUCCEEDED, update.status());
+        assertEquals("Deleted", update.pods().get(0).phase());
     }
     @Test
     void anEventAboutANodeIsKeptForTheNodeAndMovesNoJob() {

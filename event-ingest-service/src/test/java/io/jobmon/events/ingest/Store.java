@@ -28,14 +28,27 @@ public final class Store {
         return rows(pool, sql, args).get(0).getLong(0);
     }
 
-    /** The transitions published for the job, in order, once {@code count} of them are there. */
+    /** The transitions published for the job (not its pods-only records), in order, once {@code count} are there. */
     public static List<JobStatusChanged> statuses(String jobId, int count) {
+        return published(jobId, count, false);
+    }
+
+    /** The pods-only records published for the job, in order, once {@code count} of them are there. */
+    public static List<JobStatusChanged> podUpdates(String jobId, int count) {
+        return published(jobId, count, true);
+    }
+
+    private static List<JobStatusChanged> published(String jobId, int count, boolean podsOnly) {
         List<JobStatusChanged> out = new ArrayList<>();
-        for (ConsumerRecord<String, String> r : KafkaTestClient.await(Topics.JOB_STATUS, x -> jobId.equals(x.key()),
-                count, Duration.ofSeconds(30))) {
-            out.add(CloudEvents.decode(r.value(), JobStatusChanged.class).data());
+        for (ConsumerRecord<String, String> r : KafkaTestClient.await(Topics.JOB_STATUS, x -> jobId.equals(x.key())
+                && decode(x.value()).podsOnly() == podsOnly, count, Duration.ofSeconds(30))) {
+            out.add(decode(r.value()));
         }
         return out;
+    }
+
+    private static JobStatusChanged decode(String value) {
+        return CloudEvents.decode(value, JobStatusChanged.class).data();
     }
 
     public static void send(String key, String value) {

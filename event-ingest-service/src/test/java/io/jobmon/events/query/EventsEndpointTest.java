@@ -150,8 +150,34 @@ class EventsEndpointTest {
     }
 
     @Test
+    void eachReasonHasItsCodeAndAnExplanationInTheReadersLanguageBesideKubernetesOwnMessage() {
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN")
+                .get("/api/v1/jobs/" + projectJob + "/events").then().statusCode(200)
+                .body("items[2].reason", equalTo("FailedScheduling"))
+                .body("items[2].reasonCode", equalTo("unschedulable"))
+                .body("items[2].reasonExplanation", org.hamcrest.Matchers.startsWith("暂无节点可以容纳该 Pod"))
+                .body("items[2].message", org.hamcrest.Matchers.containsString("untolerated taint"))
+                .body("items[3].reasonCode", equalTo("crash-loop"))
+                .body("items[1].reasonCode", equalTo("volume-mount-failed"))
+                .body("items[0].time", org.hamcrest.Matchers.matchesPattern(
+                        "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z"));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + projectJob + "/events").then()
+                .body("items[2].reasonExplanation", org.hamcrest.Matchers.startsWith("No node can take the pod"));
+    }
+
+    @Test
+    void aProblemReadsInChineseAndUnknownJobsReadAsEverywhere() {
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh").queryParam("limit", "abc")
+                .get("/api/v1/jobs/" + projectJob + "/events").then().statusCode(400)
+                .body("title", equalTo("请求无效")).body("errors[0].code", equalTo("field.limit"));
+        get(Tokens.alice(), "no-such-job", "").statusCode(404).body("detail", equalTo("no job no-such-job"))
+                .body("type", equalTo("https://jobmon.io/problems/not-found"));
+    }
+
+    @Test
     void invalidParametersAre400NamingTheField() {
         get(Tokens.alice(), projectJob, "?limit=501").statusCode(400).body("errors[0].field", equalTo("limit"));
+        get(Tokens.alice(), projectJob, "?limit=abc").statusCode(400).body("errors[0].field", equalTo("limit"));
         get(Tokens.alice(), projectJob, "?type=Error").statusCode(400).body("errors[0].field", equalTo("type"));
         get(Tokens.alice(), projectJob, "?from=yesterday").statusCode(400).body("errors[0].field", equalTo("from"));
         get(Tokens.alice(), projectJob, "?cursor=%25%25").statusCode(400).body("errors[0].field", equalTo("cursor"));

@@ -33,6 +33,10 @@ public interface GatewayConfig {
     @WithDefault("0.8S")
     Duration healthTimeout();
 
+    /** How long fetching one service's OpenAPI document for the merged {@code /openapi} may take. */
+    @WithDefault("10S")
+    Duration openapiTimeout();
+
     RateLimit rateLimit();
 
     /** Per-user token bucket, kept in each gateway instance. */

@@ -36,12 +36,17 @@ public class Downstreams {
      * be reached in time.
      */
     public Uni<HttpResponse<String>> get(String service, String path) {
+        return get(service, path, timeout);
+    }
+
+    /** {@link #get(String, String)} with a time limit of its own (a large document takes longer than a probe). */
+    public Uni<HttpResponse<String>> get(String service, String path, Duration limit) {
         String base = management.get(service);
         if (base == null) {
             return Uni.createFrom().failure(new IllegalStateException("no management URL for " + service));
         }
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(timeout).GET().build();
+                .timeout(limit).GET().build();
         return Uni.createFrom().completionStage(() -> http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
     }
 }

@@ -2,74 +2,92 @@ package io.jobmon.gateway.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jobmon.gateway.config.GatewayConfig;
 import io.jobmon.gateway.health.Downstreams;
+import io.quarkus.smallrye.openapi.runtime.OpenApiDocumentService;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.openapi.runtime.io.Format;
+import jakarta.enterprise.inject.Instance;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.util.Iterator;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
- * One OpenAPI document for the whole public API: the paths and schemas of every service, as each one
- * describes itself at {@code /q/openapi}. A service that cannot be reached is listed under
- * {@code x-jobmon-missing} rather than failing the document.
+ * One OpenAPI document for the whole public API ({@code GET /openapi}, no token): the gateway's own paths and the
+ * paths and components of every service, as each describes itself on its management interface
+ * ({@link OpenApiMerger}). A service that cannot be reached is listed under {@code x-jobmon-missing} rather than
+ * failing the document.
  */
 @Path("/openapi")
 public class MergedOpenApiResource {
 
     private final Downstreams downstreams;
     private final ObjectMapper mapper;
+    private final Instance<OpenApiDocumentService> own;
+    private final String version;
+    private final Duration openapiTimeout;
 
-    public MergedOpenApiResource(Downstreams downstreams, ObjectMapper mapper) {
+    public MergedOpenApiResource(Downstreams downstreams, ObjectMapper mapper, Instance<OpenApiDocumentService> own,
+            @ConfigProperty(name = "quarkus.application.version", defaultValue = "v1") String version,
+            GatewayConfig config) {
         this.downstreams = downstreams;
+        this.openapiTimeout = config.openapiTimeout();
         this.mapper = mapper;
+        this.own = own;
+        this.version = version;
     }
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(hidden = true)
     public Uni<JsonNode> merged() {
-        ObjectNode doc = mapper.createObjectNode().put("openapi", "3.1.0");
-        doc.putObject("info").put("title", "jobmon API").put("version", "v1");
-        ObjectNode paths = doc.putObject("paths");
-        ObjectNode schemas = doc.putObject("components").putObject("schemas");
-        doc.withObject("/components").putObject("securitySchemes").putObject("bearer")
-                .put("type", "http").put("scheme", "bearer").put("bearerFormat", "JWT");
-        var missing = doc.putArray("x-jobmon-missing");
         return Multi.createFrom().iterable(downstreams.services().keySet())
-                .onItem().transformToUniAndConcatenate(name -> downstreams.get(name, "/q/openapi?format=json")
+                .onItem().transformToUniAndConcatenate(name -> downstreams
+                        .get(name, "/q/openapi?format=json", openapiTimeout)
                         .map(r -> Map.entry(name, r.statusCode() == 200 ? r.body() : ""))
                         .onFailure().recoverWithItem(Map.entry(name, "")))
                 .collect().asList()
                 .map(docs -> {
-                    for (Map.Entry<String, String> d : docs) {
-                        if (d.getValue().isEmpty()) {
-                            missing.add(d.getKey());
-                            continue;
-                        }
-                        JsonNode part = read(d.getValue());
-                        copy(part.path("paths"), paths);
-                        copy(part.path("components").path("schemas"), schemas);
+                    OpenApiMerger merger = new OpenApiMerger("jobmon API", version, "The job console's API through "
+                            + "the gateway: every path needs a bearer token; errors are application/problem+json; "
+                            + "texts follow Accept-Language (zh-CN, en).");
+                    JsonNode gateway = ownDocument();
+                    if (gateway != null) {
+                        merger.add("gateway", gateway);
                     }
-                    return doc;
+                    for (Map.Entry<String, String> d : docs) {
+                        JsonNode part = d.getValue().isEmpty() ? null : read(d.getValue());
+                        if (part == null) {
+                            merger.missing(d.getKey());
+                        } else {
+                            merger.add(d.getKey(), part);
+                        }
+                    }
+                    return merger.result();
                 });
+    }
+
+    /** The gateway's own document (/api/v1/me), as smallrye-openapi built it; null when unavailable. */
+    private JsonNode ownDocument() {
+        if (!own.isResolvable()) {
+            return null;
+        }
+        byte[] json = own.get().getDocument("<default>", Format.JSON);
+        return json == null || json.length == 0 ? null : read(new String(json, java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private JsonNode read(String json) {
         try {
             return mapper.readTree(json);
-        } catch (java.io.IOException e) {
-            return mapper.createObjectNode();
-        }
-    }
-
-    private static void copy(JsonNode from, ObjectNode to) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = from.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> e = it.next();
-            to.set(e.getKey(), e.getValue());
+        } catch (IOException e) {
+            return null;
         }
     }
 }

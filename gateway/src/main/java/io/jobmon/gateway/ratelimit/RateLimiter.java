@@ -6,6 +6,7 @@ import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.jobmon.contracts.http.HttpFilters;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.Problem;
 import io.jobmon.gateway.config.GatewayConfig;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
@@ -44,8 +45,7 @@ public class RateLimiter {
         }
         long retryAfter = Math.max(1, (probe.getNanosToWaitForRefill() + 999_999_999L) / 1_000_000_000L);
         rc.response().putHeader("Retry-After", Long.toString(retryAfter));
-        HttpFilters.writeProblem(rc, Problem.of(429, "Too Many Requests",
-                "rate limit exceeded; retry after " + retryAfter + " s"));
+        HttpFilters.writeProblem(rc, Problem.of(429, Text.of("gateway.rate-limited", retryAfter)));
         return false;
     }
 }

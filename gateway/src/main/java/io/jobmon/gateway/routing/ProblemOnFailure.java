@@ -3,8 +3,12 @@ package io.jobmon.gateway.routing;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.http.HttpFilters;
 import io.jobmon.contracts.http.RequestIds;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Locales;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.Problem;
-import io.netty.handler.codec.http.HttpResponseStatus;
+import io.jobmon.contracts.problem.ProblemMappers;
+import java.util.Locale;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
@@ -34,15 +38,20 @@ final class ProblemOnFailure implements ProxyInterceptor {
             boolean silent = failure instanceof TimeoutException || failure instanceof HttpClosedException
                     || String.valueOf(failure.getMessage()).contains("timeout");
             int status = silent ? 504 : 503;
-            String detail = silent ? downstream.name() + " did not answer in time"
-                    : downstream.name() + " is unavailable";
-            LOG.warnf("%s %s -> %s: %s", context.request().getMethod(), context.request().getURI(), detail,
-                    failure.toString());
+            Text detail = Text.of(silent ? "gateway.timeout" : "gateway.unavailable", downstream.name());
+            LOG.warnf("%s %s -> %d from %s: %s", context.request().getMethod(), context.request().getURI(), status,
+                    downstream.name(), failure.toString());
             String path = context.request().proxiedRequest().path();
-            Problem problem = Problem.of(status, HttpResponseStatus.valueOf(status).reasonPhrase(), detail)
+            I18n i18n = I18n.current();
+            Locale locale = i18n.locale(context.request().proxiedRequest().getHeader(I18n.ACCEPT_LANGUAGE));
+            Problem problem = i18n.localize(Problem.of(status, detail), locale)
                     .withInstance(path, context.request().headers().get(RequestIds.HEADER));
             ProxyResponse response = context.request().release().response().setStatusCode(status);
             response.headers().set("Content-Type", Problem.MEDIA_TYPE);
+            response.headers().set("Content-Language", Locales.tag(locale));
+            if (status == 503) {
+                response.headers().set("Retry-After", ProblemMappers.RETRY_AFTER_SECONDS);
+            }
             response.headers().set(HttpFilters.SERVICE_HEADER, "gateway");
             response.setBody(Body.body(Buffer.buffer(CloudEvents.toJson(problem))));
             return Future.succeededFuture(response);

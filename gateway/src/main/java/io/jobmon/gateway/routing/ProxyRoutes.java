@@ -1,6 +1,8 @@
 package io.jobmon.gateway.routing;
 
 import io.jobmon.contracts.http.HttpFilters;
+import io.jobmon.contracts.http.RequestIds;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.Problem;
 import io.jobmon.gateway.config.GatewayConfig;
 import io.jobmon.gateway.ratelimit.RateLimiter;
@@ -41,7 +43,8 @@ public class ProxyRoutes {
                     .origin(ctx -> ctx.client().request(new RequestOptions()
                             .setServer(io.vertx.core.net.SocketAddress.inetSocketAddress(target.port(), target.host()))
                             .setIdleTimeout(idleMs)))
-                    .addInterceptor(new ProblemOnFailure(target));
+                    .addInterceptor(new ProblemOnFailure(target))
+                    .addInterceptor(new OneRequestId());
             proxies.put(target.name(), proxy);
         }
     }
@@ -58,15 +61,16 @@ public class ProxyRoutes {
         }
         HttpProxy proxy = proxies.get(service.get());
         if (proxy == null) {
-            HttpFilters.writeProblem(rc, Problem.of(503, "Service Unavailable",
-                    "no URL is configured for " + service.get()));
+            HttpFilters.writeProblem(rc, Problem.of(503, Text.of("gateway.no-url", service.get())));
             return;
         }
         if (!rateLimiter.tryAcquire(rc)) {
             return;
         }
-        // The service names itself on what it answers; the gateway only on answers of its own.
+        // The service names itself on what it answers; the gateway only on answers of its own. The request id is
+        // forwarded and set once on the answer (OneRequestId), not added to the service's own echo of it.
         rc.response().headers().remove(HttpFilters.SERVICE_HEADER);
+        rc.response().headers().remove(RequestIds.HEADER);
         proxy.handle(rc.request());
     }
 

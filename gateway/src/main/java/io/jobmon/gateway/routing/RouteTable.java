@@ -24,7 +24,9 @@ public final class RouteTable {
             new Rule(Pattern.compile("/api/v1/nodes/.+"), "metrics"),
             new Rule(Pattern.compile("/api/v1/metrics(/.*)?"), "metrics"),
             new Rule(Pattern.compile("/api/v1/write"), "metrics"),
-            new Rule(Pattern.compile("/api/v1/jobs(/.*)?"), "job"));
+            new Rule(Pattern.compile("/api/v1/jobs(/.*)?"), "job"),
+            // job-service's lookups: the values behind the console's filters, forms and the share dialog
+            new Rule(Pattern.compile("/api/v1/(clusters|queues|projects|tags|users)"), "job"));
 
     private RouteTable() {
     }

@@ -37,6 +37,13 @@ public interface JobsConfig {
     @WithDefault("30s")
     String sweepInterval();
 
+    /**
+     * A job its cluster has not reported on (no pod, no event) for this long since its submission says so in its
+     * message ("no report from cluster X for 12 min") instead of waiting silently.
+     */
+    @WithDefault("10m")
+    Duration silentClusterAfter();
+
     /** A job of priority HIGH runs with the Kubernetes priority class {@code <prefix>high}, and so on. */
     @WithDefault("jobmon-")
     String priorityClassPrefix();

@@ -5,7 +5,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.jobmon.contracts.config.ClustersConfig;
 import io.jobmon.contracts.config.ClustersConfig.Cluster;
+import io.jobmon.jobs.config.JobsConfig;
 import io.jobmon.jobs.job.service.SpecRules.ClusterInfo;
+import io.jobmon.jobs.job.service.SpecRules.Queue;
+import java.util.List;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -26,19 +29,40 @@ public class ClusterRegistry {
 
     private final ClustersConfig config;
     private final Instance<KubernetesClient> defaultClient;
+    private final String defaultQueue;
     private final Map<String, KubernetesClient> own = new ConcurrentHashMap<>();
 
-    public ClusterRegistry(ClustersConfig config, Instance<KubernetesClient> defaultClient) {
+    public ClusterRegistry(ClustersConfig config, Instance<KubernetesClient> defaultClient, JobsConfig jobs) {
         this.config = config;
         this.defaultClient = defaultClient;
+        this.defaultQueue = jobs.defaultQueue();
     }
 
-    /** Cluster name → region and queues, for spec validation. */
+    /**
+     * Cluster name → region and queues: those of {@code queues} and {@code pools}, each with what its pool
+     * definition allows; a cluster that names none has {@code jobmon.jobs.default-queue} only.
+     */
     public Map<String, ClusterInfo> infos() {
         Map<String, ClusterInfo> out = new TreeMap<>();
-        config.clusters().forEach((name, c) -> out.put(name,
-                new ClusterInfo(c.region(), c.queues().orElse(java.util.List.of()))));
+        config.clusters().forEach((name, c) -> {
+            List<String> names = c.queueNames().isEmpty() ? List.of(defaultQueue) : c.queueNames();
+            List<Queue> queues = names.stream().map(q -> queue(q, c.pools().get(q))).toList();
+            out.put(name, new ClusterInfo(c.region(), c.type().name(), queues));
+        });
         return out;
+    }
+
+    private static Queue queue(String name, ClustersConfig.Pool p) {
+        if (p == null) {
+            return new Queue(name, List.of(), null, null, null, List.of(), null);
+        }
+        return new Queue(name, p.gpuTypes().orElse(List.of()), boxed(p.maxGpusPerReplica()),
+                boxed(p.maxGpusPerJob()), boxed(p.gpus()), p.projects().orElse(List.of()),
+                p.description().orElse(null));
+    }
+
+    private static Integer boxed(java.util.OptionalInt v) {
+        return v.isPresent() ? v.getAsInt() : null;
     }
 
     public Cluster cluster(String name) {

@@ -1,6 +1,10 @@
 package io.jobmon.jobs.messaging;
 
 import io.jobmon.contracts.events.JobCommand;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Locales;
+import io.jobmon.contracts.i18n.Text;
+import io.jobmon.contracts.i18n.Texts;
 import io.jobmon.jobs.job.model.AttemptCause;
 import io.jobmon.jobs.job.model.JobRecord;
 import io.jobmon.jobs.job.model.TransitionRecord;
@@ -32,14 +36,16 @@ public class CommandHandler {
     private final CommandRepository commands;
     private final Stopper stopper;
     private final JobCreator creator;
+    private final Texts english;
 
     public CommandHandler(Pool pool, JobRepository jobs, CommandRepository commands, Stopper stopper,
-            JobCreator creator) {
+            JobCreator creator, I18n i18n) {
         this.pool = pool;
         this.jobs = jobs;
         this.commands = commands;
         this.stopper = stopper;
         this.creator = creator;
+        this.english = i18n.texts(Locales.EN);
     }
 
     /** What to do to workloads once the transaction committed. */
@@ -53,7 +59,7 @@ public class CommandHandler {
                 c.reason()).chain(first -> !first ? Uni.createFrom().item(Followup.NONE)
                         : jobs.lock(tx, c.jobId()).chain(found -> {
                             if (found.isEmpty()) {
-                                return refuse(tx, c, "no such job");
+                                return refuse(tx, c, Text.of("command.outcome.no-job"));
                             }
                             JobRecord job = found.get();
                             return c.command() == JobCommand.Kind.TERMINATE ? terminate(tx, c, job)
@@ -66,44 +72,51 @@ public class CommandHandler {
 
     private Uni<Followup> terminate(SqlClient tx, JobCommand c, JobRecord job) {
         if (job.status().isFinal()) {
-            return refuse(tx, c, "the job already ended (" + job.status() + ")");
+            return refuse(tx, c, Text.of("command.outcome.ended", Text.of("status." + job.status())));
         }
-        String message = "terminated by automatic fault handling: " + (c.reason() == null ? "no reason given" : c.reason());
+        Text message = c.reason() == null ? Text.of("job.message.terminated-no-reason")
+                : Text.of("job.message.terminated", c.reason());
         return stopper.record(tx, job, "TerminatedByFaultHandling", message, TransitionRecord.SYSTEM)
-                .chain(status -> commands.outcome(tx, c.commandId(), EXECUTED, "job is " + status, null))
+                .chain(status -> outcome(tx, c, EXECUTED, Text.of("command.outcome.job-is", Text.of("status." + status)),
+                        null))
                 .replaceWith(new Followup(job, null));
     }
 
     private Uni<Followup> restart(SqlClient tx, JobCommand c, JobRecord job, List<String> diagnoses) {
         if (!job.supportsRestart()) {
-            return refuse(tx, c, "the job does not support restart (supportsRestart=false)");
+            return refuse(tx, c, Text.of("command.outcome.no-restart"));
         }
         if (!job.autoFaultHandling()) {
-            return refuse(tx, c, "automatic fault handling is off for this job");
+            return refuse(tx, c, Text.of("command.outcome.fault-handling-off"));
         }
         if (job.retryCount() >= job.maxRetries()) {
-            return refuse(tx, c, "retry limit reached: " + job.retryCount() + " of " + job.maxRetries() + " used");
+            return refuse(tx, c, Text.of("command.outcome.retry-limit", job.retryCount(), job.maxRetries()));
         }
         return jobs.lastAttempt(tx, job.rootId()).chain(last -> {
             if (last > job.attempt()) {
-                return refuse(tx, c, "attempt " + last + " of this chain already exists");
+                return refuse(tx, c, Text.of("command.outcome.attempt-exists", last));
             }
             String diagnosisId = diagnoses.isEmpty() ? null : diagnoses.get(diagnoses.size() - 1);
             JobRecord next = creator.record(new NewJob(job.spec(), job.tenant(), job.owner(),
                     diagnoses.isEmpty() ? AttemptCause.PLATFORM : AttemptCause.DIAGNOSIS, job.rootId(), last + 1,
                     job.id(), null, diagnosisId, job.retryCount() + 1, null, job.shares()));
             boolean active = !job.status().isFinal();
-            Uni<Void> stopOld = active ? stopper.record(tx, job, "Restarting", "restarted as attempt " + next.attempt()
-                    + (c.reason() == null ? "" : ": " + c.reason()), TransitionRecord.SYSTEM).replaceWithVoid()
-                    : Uni.createFrom().voidItem();
+            Text restarting = c.reason() == null ? Text.of("job.message.restarting", next.attempt())
+                    : Text.of("job.message.restarting-because", next.attempt(), c.reason());
+            Uni<Void> stopOld = active ? stopper.record(tx, job, "Restarting", restarting, TransitionRecord.SYSTEM)
+                    .replaceWithVoid() : Uni.createFrom().voidItem();
             return stopOld.chain(x -> creator.insert(tx, next, TransitionRecord.SYSTEM))
-                    .chain(x -> commands.outcome(tx, c.commandId(), EXECUTED, "attempt " + next.attempt() + " created",
+                    .chain(x -> outcome(tx, c, EXECUTED, Text.of("command.outcome.attempt-created", next.attempt()),
                             next.id()))
                     .replaceWith(new Followup(active ? job : null, next));
         });
     }
 
-    private Uni<Followup> refuse(SqlClient tx, JobCommand c, String why) {
-        return commands.outcome(tx, c.commandId(), REFUSED, why, null).replaceWith(Followup.NONE);
+    private Uni<Followup> refuse(SqlClient tx, JobCommand c, Text why) {
+        return outcome(tx, c, REFUSED, why, null).replaceWith(Followup.NONE);
+    }
+
+    private Uni<Void> outcome(SqlClient tx, JobCommand c, String outcome, Text detail, String newJobId) {
+        return commands.outcome(tx, c.commandId(), outcome, english.text(detail), detail, newJobId);
     }
 }

@@ -1,6 +1,7 @@
 package io.jobmon.jobs.messaging;
 
 import io.jobmon.contracts.events.InvalidRecordException;
+import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.events.JobStatusChanged;
 import io.jobmon.jobs.job.model.JobRecord;
 import io.jobmon.jobs.job.model.TransitionRecord;
@@ -45,12 +46,14 @@ public class StatusHandler {
     }
 
     public Uni<Void> apply(JobStatusChanged e) {
+        return e.podsOnly() ? applyPods(e) : applyTransition(e);
+    }
+
+    private Uni<Void> applyTransition(JobStatusChanged e) {
         return pool.withTransaction(tx -> jobs.lock(tx, e.jobId()).chain(found -> {
             JobRecord job = found.orElse(null);
             if (job == null) {
-                metrics.statusEvent("unknown_job");
-                return Uni.createFrom().<Applied>failure(new InvalidRecordException("no job " + e.jobId()
-                        + " in job-service (jobs are created before their workloads)"));
+                return unknownJob(e);
             }
             StatusMachine.Decision d = StatusMachine.onEvent(job, e);
             if (d.effect() == StatusMachine.Effect.IGNORE) {
@@ -60,10 +63,12 @@ public class StatusHandler {
             StatusUpdate u = d.update();
             Uni<Void> timeline = d.effect() == StatusMachine.Effect.CHANGE
                     ? transitions.insert(tx, new TransitionRecord(job.id(), u.status(), u.reason(), u.message(),
-                            e.exitCode(), e.time(), TransitionRecord.CLUSTER, e.sequence()))
+                            u.messageText(), e.exitCode(), e.time(), TransitionRecord.CLUSTER, e.sequence()))
                     : Uni.createFrom().voidItem();
             return jobs.updateStatus(tx, u).chain(x -> timeline)
                     .chain(x -> pods.upsert(tx, job.id(), e.pods(), e.time()))
+                    .chain(x -> u.status() == JobStatus.ABNORMAL ? jobs.podsChanged(tx, job.id(), e.time())
+                            : Uni.createFrom().voidItem())
                     .chain(x -> outbox.changed(tx, job.id()))
                     .replaceWith(new Applied(job, u));
         })).invoke(applied -> {
@@ -72,5 +77,32 @@ public class StatusHandler {
                 metrics.transitionApplied(applied.before(), applied.after());
             }
         }).replaceWithVoid();
+    }
+
+    /**
+     * A pods-only record: what changed in the job's pods since its last transition. Its pods are written (and the
+     * job's version, {@code updated_at} and, for an ABNORMAL job, {@code finished_at} follow them); its status is
+     * never touched. A record older than the job's last applied transition is stale and changes nothing.
+     */
+    private Uni<Void> applyPods(JobStatusChanged e) {
+        return pool.withTransaction(tx -> jobs.lock(tx, e.jobId()).chain(found -> {
+            JobRecord job = found.orElse(null);
+            if (job == null) {
+                return unknownJob(e).replaceWith(Boolean.FALSE);
+            }
+            if (e.sequence() < job.lastSequence()) {
+                return Uni.createFrom().item(Boolean.FALSE);
+            }
+            return pods.upsert(tx, job.id(), e.pods(), e.time())
+                    .chain(x -> jobs.podsChanged(tx, job.id(), e.time()))
+                    .chain(x -> outbox.changed(tx, job.id()))
+                    .replaceWith(Boolean.TRUE);
+        })).invoke(applied -> metrics.statusEvent(applied ? "pods" : "ignored")).replaceWithVoid();
+    }
+
+    private Uni<Applied> unknownJob(JobStatusChanged e) {
+        metrics.statusEvent("unknown_job");
+        return Uni.createFrom().failure(new InvalidRecordException("no job " + e.jobId()
+                + " in job-service (jobs are created before their workloads)"));
     }
 }

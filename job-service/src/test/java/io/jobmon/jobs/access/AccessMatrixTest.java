@@ -119,6 +119,7 @@ class AccessMatrixTest {
     void eachCallerGetsWhatTheAccessRuleAllows(Endpoint e, Who w) {
         String visibility = w == Who.PROJECT_MEMBER_OF_PROJECT_JOB ? "PROJECT" : "PRIVATE";
         String id = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("visibility", visibility)));
+        TestJobs.known(Tokens.carol(), Tokens.user("zoe").get());
         given().auth().oauth2(Tokens.alice()).contentType("application/json").body(Map.of("users", List.of("carol")))
                 .put("/api/v1/jobs/" + id + "/shares").then().statusCode(200);
         if (e.state() != null) {

@@ -96,13 +96,13 @@ class OutageTest {
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> Management.ready().then().statusCode(200));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
-                .get("/api/v1/jobs/" + terminated + "/timeline").then().body("[-1].reason",
+                .get("/api/v1/jobs/" + terminated + "/timeline").then().body("items[-1].reason",
                         equalTo("TerminatedByFaultHandling")));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
                 .get("/api/v1/jobs/" + failing).then().body("status", equalTo("FAILED"))
                 .body("failureReason", equalTo("GPU_OOM")));
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + running + "/timeline").then()
-                .body("", hasSize(2)).body("[1].status", equalTo("RUNNING"));
+                .body("items", hasSize(2)).body("items[1].status", equalTo("RUNNING"));
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + terminated + "/attempts").then()
                 .body("commands", hasSize(1)).body("commands[0].outcome", equalTo("EXECUTED"));
         assertEquals(0.0, Management.metric("jobmon_consumer_retrying", "job-status"));

@@ -82,7 +82,7 @@ class ActionsTest {
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + b).then().body("status", equalTo("STOPPED"))
                 .body("finishedAt", notNullValue());
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + b + "/timeline").then()
-                .body("status", contains("PENDING", "RUNNING", "STOPPING", "STOPPED"));
+                .body("items.status", contains("PENDING", "RUNNING", "STOPPING", "STOPPED"));
     }
 
     @Test
@@ -138,6 +138,7 @@ class ActionsTest {
     void aSharedUserMayCloneButVolumesOfAProjectTheyAreNotInAreDroppedWithAWarning() {
         String id = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("volumes", List.of(
                 Map.of("name", "data", "claimName", "nlp-data", "mountPath", "/data")))));
+        TestJobs.known(Tokens.carol());
         given().auth().oauth2(Tokens.alice()).contentType(ContentType.JSON).body(Map.of("users", List.of("carol")))
                 .put("/api/v1/jobs/" + id + "/shares").then().statusCode(200).body("shares", contains("carol"));
         // carol is not in project-nlp: she must take the clone to her own project, and loses the volume
@@ -180,6 +181,7 @@ class ActionsTest {
                 .body("errors[0].field", equalTo("visibility"));
         given().auth().oauth2(Tokens.alice()).contentType(ContentType.JSON).body(Map.of("users", List.of("bad user")))
                 .put("/api/v1/jobs/" + id + "/shares").then().statusCode(400);
+        TestJobs.known(Tokens.bob());
         given().auth().oauth2(Tokens.alice()).contentType(ContentType.JSON).body(Map.of("users", List.of("alice", "bob")))
                 .put("/api/v1/jobs/" + id + "/shares").then().statusCode(200).body("shares", contains("bob"))
                 .body("version", not(equalTo(1)));

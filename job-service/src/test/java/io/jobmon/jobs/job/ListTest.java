@@ -125,6 +125,7 @@ class ListTest {
         String friend = "friend-" + UUID.randomUUID().toString().substring(0, 6);
         String shared = TestJobs.submit(user(owner));
         String project = TestJobs.submit(user(owner), TestJobs.spec(Map.of("visibility", "PROJECT")));
+        TestJobs.known(Tokens.user(friend).get());
         given().auth().oauth2(user(owner)).contentType("application/json").body(Map.of("users", List.of(friend)))
                 .put("/api/v1/jobs/" + shared + "/shares").then().statusCode(200);
         given().auth().oauth2(Tokens.user(friend).get()).queryParam("scope", "shared").get("/api/v1/jobs")

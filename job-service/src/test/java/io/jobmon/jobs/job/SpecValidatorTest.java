@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
 class SpecValidatorTest {
 
     static final SpecRules RULES = new SpecRules(100, 8, 5, "default",
-            Map.of("gpu-a", new SpecRules.ClusterInfo("cn-north", List.of("gpu-prod"))),
+            Map.of("gpu-a", new SpecRules.ClusterInfo("cn-north", "KUBERNETES", List.of(
+                    new SpecRules.Queue("gpu-prod", List.of("A800", "H800"), 4, 16, 512, List.of(), null),
+                    new SpecRules.Queue("cv-only", List.of(), null, null, null, List.of("project-cv"), null)))),
             new TagRules(20, 32, "[\\p{L}\\p{N}][\\p{L}\\p{N}_.-]*"), true);
     static final Caller ALICE = new Caller("alice", "t1", Set.of("project-nlp"), Set.of("user"));
     static final Caller CAROL = new Caller("carol", "t1", Set.of("project-cv"), Set.of("user"));
@@ -78,8 +80,30 @@ class SpecValidatorTest {
         ApiException e = assertThrows(ApiException.class,
                 () -> SpecValidator.validate(SpecDefaults.apply(bad, RULES), ALICE, RULES));
         List<String> fields = e.toProblem().errors().stream().map(f -> f.field()).toList();
-        assertEquals(List.of("replicas", "resources.gpusPerReplica", "resources.cpu", "resources.memory", "maxRetries",
-                "labels.jobmon.io/x"), fields);
+        assertEquals(List.of("resources.gpusPerReplica", "replicas", "replicas", "resources.gpusPerReplica",
+                "resources.cpu", "resources.memory", "maxRetries", "labels.jobmon.io/x"), fields);
+    }
+
+    @Test
+    void theQueueMustBeOneOfTheClustersOpenToTheProjectAndTheJobMustFitItsPool() {
+        JobSpec unknown = SpecDefaults.apply(new JobSpec("x", "project-nlp", "gpu-a", null, "any-string", null,
+                "reg/x:1", null, null, null, null, 1, null, null, null, null, null, null, null, null), RULES);
+        assertEquals(List.of("queue"), fields(unknown, ALICE));
+        JobSpec closed = SpecDefaults.apply(new JobSpec("x", "project-nlp", "gpu-a", null, "cv-only", null,
+                "reg/x:1", null, null, null, null, 1, null, null, null, null, null, null, null, null), RULES);
+        assertEquals(List.of("queue"), fields(closed, ALICE));
+        JobSpec wrongGpu = SpecDefaults.apply(new JobSpec("x", "project-nlp", "gpu-a", null, "gpu-prod", null,
+                "reg/x:1", null, null, null, null, 5, new Resources("V100", 4, null, null), null, null, null, null,
+                null, null, null), RULES);
+        assertEquals(List.of("resources.gpuType", "replicas"), fields(wrongGpu, ALICE));
+        assertDoesNotThrow(() -> SpecValidator.validate(SpecDefaults.apply(new JobSpec("x", "project-nlp", "gpu-a",
+                null, "gpu-prod", null, "reg/x:1", null, null, null, null, 4, new Resources("H800", 4, null, null),
+                null, null, null, null, null, null, null), RULES), ALICE, RULES));
+    }
+
+    static List<String> fields(JobSpec s, Caller c) {
+        ApiException e = assertThrows(ApiException.class, () -> SpecValidator.validate(s, c, RULES));
+        return e.toProblem().errors().stream().map(f -> f.field()).toList();
     }
 
     @Test

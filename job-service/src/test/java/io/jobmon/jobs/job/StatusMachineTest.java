@@ -25,9 +25,9 @@ class StatusMachineTest {
 
     static JobRecord job(JobStatus status, long lastSequence, Instant started, String failure) {
         return new JobRecord("j-1", "t1", "alice", "project-nlp", "n", "c", "r", "ns", "q", Priority.NORMAL, status,
-                "Submitted", null, failure, null, null, "A800", 1, 1, Visibility.PRIVATE, List.of(), List.of(), null,
-                false, false, 0, "j-1", 1, AttemptCause.INITIAL, null, null, null, 0, null, T0, null, started, null,
-                lastSequence, 1);
+                "Submitted", null, null, failure, null, null, "A800", 1, 1, Visibility.PRIVATE, List.of(), List.of(),
+                null, false, false, 0, "j-1", 1, AttemptCause.INITIAL, null, null, null, 0, null, T0, null, started,
+                null, lastSequence, 1, T0);
     }
 
     static JobStatusChanged event(JobStatus status, long seq, String reason, int secondsAfter) {

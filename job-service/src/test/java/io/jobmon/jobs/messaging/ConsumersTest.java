@@ -50,8 +50,8 @@ class ConsumersTest {
 
     static void awaitStatus(String id, String status, int timelineEntries) {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
-                .get("/api/v1/jobs/" + id + "/timeline").then().body("", hasSize(timelineEntries))
-                .body("[" + (timelineEntries - 1) + "].status", equalTo(status)));
+                .get("/api/v1/jobs/" + id + "/timeline").then().body("items", hasSize(timelineEntries))
+                .body("items[" + (timelineEntries - 1) + "].status", equalTo(status)));
     }
 
     static PodSummary pod(String name, String phase, String state, Integer exit) {
@@ -76,8 +76,9 @@ class ConsumersTest {
                 List.of(pod(id + "-0", "Failed", "terminated", 1))));
         awaitStatus(id, "FAILED", 4);
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/timeline").then()
-                .body("status", contains("PENDING", "QUEUED", "RUNNING", "FAILED"))
-                .body("[1].reason", equalTo("QuotaExceeded")).body("[1].message", equalTo("queue gpu-prod is full"));
+                .body("items.status", contains("PENDING", "QUEUED", "RUNNING", "FAILED"))
+                .body("items[1].reason", equalTo("QuotaExceeded"))
+                .body("items[1].message", equalTo("queue gpu-prod is full"));
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then()
                 .body("status", equalTo("FAILED")).body("failureReason", equalTo("Error"))
                 .body("exitCode", equalTo(1)).body("queueSeconds", org.hamcrest.Matchers.greaterThanOrEqualTo(0))
@@ -126,7 +127,7 @@ class ConsumersTest {
                 .body("items[0].conditions[0].status", equalTo("False"))
                 .body("items[0].conditions[0].reason", equalTo("Unschedulable"))
                 .body("items[0].conditions[0].message", containsString("Insufficient nvidia.com/gpu"))
-                .body("items[0].conditions[0].lastTransitionTime", equalTo("2026-07-13T09:30:00Z"));
+                .body("items[0].conditions[0].lastTransitionTime", equalTo("2026-07-13T09:30:00.000Z"));
     }
 
     @Test
@@ -275,8 +276,8 @@ class ConsumersTest {
                 .body("commands.outcome", contains("REFUSED", "EXECUTED"))
                 .body("commands[0].detail", org.hamcrest.Matchers.containsString("supportsRestart"));
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/timeline").then()
-                .body("[2].reason", equalTo("TerminatedByFaultHandling"))
-                .body("[2].message", org.hamcrest.Matchers.containsString("GPU_OOM twice"));
+                .body("items[2].reason", equalTo("TerminatedByFaultHandling"))
+                .body("items[2].message", org.hamcrest.Matchers.containsString("GPU_OOM twice"));
     }
     /**
      * Automatic fault handling of a job that already ended (one JOB_FAILED diagnosis of a platform-side cause): the

@@ -41,7 +41,7 @@ class MetricsTest {
         statuses.apply(TestJobs.status(queued, JobStatus.QUEUED, 1, "QuotaExceeded")).await().indefinitely();
         statuses.apply(TestJobs.status(failing, JobStatus.RUNNING, 1, "Started")).await().indefinitely();
         statuses.apply(TestJobs.status(failing, JobStatus.FAILED, 2, "OOMKilled")).await().indefinitely();
-        gauges.refresh().await().indefinitely();
+        gauges.refresh().await().indefinitely(); // a Uni: nothing happens until it is subscribed
         outbox.measure().await().indefinitely();
         given().get(io.jobmon.testsupport.Management.url("/q/metrics")).then().statusCode(200)
                 .body(containsString("jobmon_jobs{cluster=\"ext-b\",queue=\"metrics-q\",status=\"QUEUED\"}"))

@@ -82,6 +82,7 @@ class OutboxTest {
     @Test
     void everyChangeIsPublishedKeyedByJobIdWithARisingVersion() {
         String id = TestJobs.submit(Tokens.alice(), TestJobs.spec(Map.of("tags", List.of("a"))));
+        io.jobmon.jobs.TestJobs.known(Tokens.carol());
         given().auth().oauth2(Tokens.alice()).contentType("application/json").body(Map.of("users", List.of("carol")))
                 .put("/api/v1/jobs/" + id + "/shares").then().statusCode(200);
         var records = KafkaTestClient.await(Topics.JOB_CHANGES, r -> id.equals(r.key())

@@ -1,6 +1,7 @@
 package io.jobmon.logs.follow;
 
 import io.jobmon.contracts.access.Caller;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.logs.config.LogsConfig;
 import io.jobmon.logs.query.ChunkQueries;
@@ -85,8 +86,7 @@ public class FollowRoute {
         UUID session = limiter.open(caller.tenant(), caller.user(), limit).await().atMost(java.time.Duration.ofSeconds(10));
         if (session == null) {
             rc.response().putHeader("Retry-After", "30");
-            throw new ApiException(429, "Too Many Requests", "too-many-follows", "you already follow " + limit
-                    + " logs at once, the most allowed: close one (or wait a minute after closing tabs)", null);
+            throw ApiException.of(429, "too-many-follows", Text.of("logs.too-many-follows", limit));
         }
         return new Prepared(scope, q, session, resume, q.tail());
     }

@@ -4,6 +4,7 @@ import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.contracts.http.HttpFilters;
 import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.Problem;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.ext.web.RoutingContext;
@@ -22,7 +23,7 @@ final class Routes {
         if (rc.user() instanceof QuarkusHttpUser u && u.getSecurityIdentity().getPrincipal() instanceof JsonWebToken jwt) {
             return CallerFactory.fromToken(jwt);
         }
-        throw new ApiException(401, "Unauthorized", null, "a valid bearer token is required", null);
+        throw ApiException.of(401, "unauthorized", Text.of("problem.token-required"));
     }
 
     static String param(RoutingContext rc, String name) {
@@ -42,8 +43,7 @@ final class Routes {
             HttpFilters.writeProblem(rc, api.toProblem());
         } else {
             LOG.errorf(e, "unexpected error on %s", rc.request().path());
-            HttpFilters.writeProblem(rc, Problem.of(500, "Internal Server Error",
-                    "the request failed; quote the request id to the platform team"));
+            HttpFilters.writeProblem(rc, Problem.of(500, Text.of("problem.internal")));
         }
     }
 }

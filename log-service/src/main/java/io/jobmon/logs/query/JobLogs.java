@@ -2,6 +2,7 @@ package io.jobmon.logs.query;
 
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.Permission;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.readmodel.JobGuard;
 import io.jobmon.logs.config.LogsConfig;
@@ -50,8 +51,10 @@ public class JobLogs {
         JobInfo info = jobs.find(jobId).await().atMost(ChunkQueries.WAIT).orElse(null);
         int days = info == null ? config.retention().days() : retentionDays(info.tenant());
         if (info != null && info.expiredAt() != null) {
-            throw ApiException.gone("the logs of job " + jobId + " were removed on " + info.expiredAt()
-                    + (info.finishedAt() == null ? "" : ", " + days + " days after it ended at " + info.finishedAt()));
+            throw info.finishedAt() == null
+                    ? ApiException.of(410, "retention-expired", Text.of("logs.gone", jobId, info.expiredAt()))
+                    : ApiException.of(410, "retention-expired", Text.of("logs.gone-after", jobId, info.expiredAt(),
+                            days, info.finishedAt()));
         }
         Instant until = info == null || info.finishedAt() == null ? null : info.finishedAt().plus(Duration.ofDays(days));
         return new Job(jobId, info, new LogPage.Retention(days, until));

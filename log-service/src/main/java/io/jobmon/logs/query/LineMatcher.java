@@ -2,6 +2,7 @@ package io.jobmon.logs.query;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.logs.chunk.ChunkData;
 import io.jobmon.logs.chunk.TrigramFilter;
@@ -15,9 +16,7 @@ public final class LineMatcher {
 
     /** A search that ran past its deadline: answered 422 with a problem naming the way out. */
     public static ApiException tooSlow(long deadlineMillis) {
-        return new ApiException(422, "Unprocessable Content", "search-timeout",
-                "the search did not finish within " + deadlineMillis + " ms: narrow the time range, the pods, or the regex",
-                null);
+        return ApiException.of(422, "search-timeout", Text.of("logs.search-timeout", deadlineMillis));
     }
 
     private final String keyword;
@@ -47,12 +46,12 @@ public final class LineMatcher {
         Pattern p = null;
         if (regex != null && !regex.isEmpty()) {
             if (regex.length() > maxRegexLength) {
-                throw ApiException.badRequest("regex", "longer than " + maxRegexLength + " characters");
+                throw ApiException.invalid("regex", "field.max-length", maxRegexLength);
             }
             try {
                 p = Pattern.compile(regex, ignoreCase ? Pattern.CASE_INSENSITIVE : 0);
             } catch (PatternSyntaxException | IllegalArgumentException e) {
-                throw ApiException.badRequest("regex", "not a valid RE2 regular expression: " + e.getMessage());
+                throw ApiException.invalid("regex", "logs.regex", e.getMessage());
             }
         }
         return keyword == null && p == null ? null : new LineMatcher(keyword, ignoreCase, p, deadlineMillis);

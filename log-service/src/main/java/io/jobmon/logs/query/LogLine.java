@@ -2,6 +2,7 @@ package io.jobmon.logs.query;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * One line as the API returns it.
@@ -13,6 +14,7 @@ import java.time.Instant;
  * @param cursor this line's position: {@code cursor} of a next query continues after (or before) it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record LogLine(Instant time, String stream, String pod, String container, String node, String source,
+@Schema(requiredProperties = {"time", "stream", "line", "cursor"})
+public record LogLine(Instant time, @Schema(enumeration = {"user", "system"}) String stream, String pod, String container, String node, String source,
         String line, Boolean masked, Boolean cut, String cursor) {
 }

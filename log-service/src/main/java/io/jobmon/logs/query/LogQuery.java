@@ -25,25 +25,25 @@ public record LogQuery(boolean user, boolean system, String pod, String containe
             switch (type) {
                 case "user" -> system = false;
                 case "system" -> user = false;
-                default -> errors.add(new Problem.FieldError("type", "must be user or system"));
+                default -> errors.add(Problem.FieldError.of("type", "field.one-of", "user, system"));
             }
         }
         long f = time("from", from, Long.MIN_VALUE, errors);
         long t = time("to", to, Long.MAX_VALUE, errors);
         if (f != Long.MIN_VALUE && t != Long.MAX_VALUE && f >= t) {
-            errors.add(new Problem.FieldError("to", "must be after 'from'"));
+            errors.add(Problem.FieldError.of("to", "field.after", "from"));
         }
         boolean ic = false;
         if (ignoreCase != null && !ignoreCase.isBlank()) {
             if (!ignoreCase.equals("true") && !ignoreCase.equals("false")) {
-                errors.add(new Problem.FieldError("ignoreCase", "must be true or false"));
+                errors.add(Problem.FieldError.of("ignoreCase", "field.one-of", "true, false"));
             }
             ic = ignoreCase.equals("true");
         }
         boolean forward = true;
         if (direction != null && !direction.isBlank()) {
             if (!direction.equals("forward") && !direction.equals("backward")) {
-                errors.add(new Problem.FieldError("direction", "must be forward or backward"));
+                errors.add(Problem.FieldError.of("direction", "field.one-of", "forward, backward"));
             }
             forward = !direction.equals("backward");
         }
@@ -53,23 +53,23 @@ public record LogQuery(boolean user, boolean system, String pod, String containe
         try {
             n = tail == null || tail.isBlank() ? null : Limits.parse("tail", tail, 100, config.query().maxTail());
         } catch (ApiException e) {
-            errors.add(new Problem.FieldError("tail", "must be a whole number from 1 to " + config.query().maxTail()));
+            errors.add(Problem.FieldError.of("tail", "field.limit", config.query().maxTail()));
         }
         try {
             lim = Limits.parse(limit);
         } catch (ApiException e) {
-            errors.add(new Problem.FieldError("limit", "must be a whole number from 1 to " + Limits.MAX));
+            errors.add(Problem.FieldError.of("limit", "field.limit", Limits.MAX));
         }
         try {
             c = Position.parse(cursor);
         } catch (ApiException e) {
-            errors.add(new Problem.FieldError("cursor", "not a cursor of this list; pass a line's cursor or nextCursor"));
+            errors.add(Problem.FieldError.of("cursor", "logs.cursor"));
         }
         if (n != null && c != null) {
-            errors.add(new Problem.FieldError("tail", "cannot be combined with cursor: tail is the last lines"));
+            errors.add(Problem.FieldError.of("tail", "logs.tail-and-cursor"));
         }
         if (!errors.isEmpty()) {
-            throw ApiException.badRequest("invalid query parameters", errors);
+            throw ApiException.badRequest(errors);
         }
         return new LogQuery(user, system, blank(pod), blank(container), f, t, q == null || q.isEmpty() ? null : q, ic,
                 blank(regex), n, lim, c, forward);
@@ -81,7 +81,7 @@ public record LogQuery(boolean user, boolean system, String pod, String containe
         }
         long t = Times.parse(value);
         if (t == Long.MIN_VALUE || !value.contains("T")) {
-            errors.add(new Problem.FieldError(field, "must be an RFC 3339 time such as 2025-01-31T12:00:00Z"));
+            errors.add(Problem.FieldError.of(field, "field.time"));
         }
         return t;
     }

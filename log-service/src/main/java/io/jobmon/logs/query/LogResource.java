@@ -13,10 +13,15 @@ import java.util.Collections;
 import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** A job's log lines: time range, pod, container, keyword, regex, tail, paging both ways. */
 @Path("/api/v1/jobs/{id}/logs")
+@Tag(name = "logs")
 public class LogResource {
 
     private final JobLogs jobLogs;
@@ -41,6 +46,10 @@ public class LogResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The job's log lines in time order (404 when the caller may not see the job, 410 once its logs"
             + " expired)")
+    @APIResponse(responseCode = "200", description = "a page of lines, oldest first (tail: the last lines)", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = LogPage.class)))
+    @APIResponse(responseCode = "410", description = "the job's logs were removed (retention)")
+    @APIResponse(responseCode = "422", description = "the search did not finish within query.search-deadline")
     public LogPage lines(@PathParam("id") String id,
             @Parameter(description = "user or system; absent: both") @QueryParam("type") String type,
             @QueryParam("pod") String pod, @QueryParam("container") String container,
@@ -82,6 +91,9 @@ public class LogResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Pods and containers that have logs, and the system sources of the job's nodes, with first and"
             + " last line time, lines and bytes")
+    @APIResponse(responseCode = "200", description = "the sources of the job's logs", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PodsView.class)))
+    @APIResponse(responseCode = "410", description = "the job's logs were removed (retention)")
     public PodsView pods(@PathParam("id") String id) {
         JobLogs.Job job = jobLogs.require(CallerFactory.fromToken(token), id);
         Scope scope = jobLogs.scope(job, false, true, null, null);
@@ -89,6 +101,7 @@ public class LogResource {
     }
 
     /** How many lines a selection (a search) holds. */
+    @Schema(requiredProperties = {"lines", "chunksRead"})
     public record CountView(long lines, int chunksRead) {
     }
 
@@ -96,6 +109,10 @@ public class LogResource {
     @Path("/count")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "How many lines the selection holds: a search's number of matches over the whole range")
+    @APIResponse(responseCode = "200", description = "the number of lines", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = CountView.class)))
+    @APIResponse(responseCode = "410", description = "the job's logs were removed (retention)")
+    @APIResponse(responseCode = "422", description = "the search did not finish within query.search-deadline")
     public CountView count(@PathParam("id") String id, @QueryParam("type") String type, @QueryParam("pod") String pod,
             @QueryParam("container") String container, @QueryParam("from") String from, @QueryParam("to") String to,
             @QueryParam("q") String q, @QueryParam("ignoreCase") String ignoreCase, @QueryParam("regex") String regex) {

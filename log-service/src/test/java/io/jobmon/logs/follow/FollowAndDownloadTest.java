@@ -205,7 +205,7 @@ class FollowAndDownloadTest {
                 .body("items[0].pod", equalTo(job + "-w0")).body("items[0].node", equalTo("gpu-node-07"))
                 .body("items[0].containers[0].name", equalTo("trainer"))
                 .body("items[0].containers[0].lines", equalTo(30))
-                .body("items[0].firstTime", equalTo("2026-07-13T11:00:00Z"))
+                .body("items[0].firstTime", equalTo("2026-07-13T11:00:00.000Z"))
                 .body("items[0].lastTime", equalTo("2026-07-13T11:00:00.290Z"));
         given().auth().oauth2(Tokens.alice()).queryParam("q", "line 2").queryParam("type", "user")
                 .get("/api/v1/jobs/" + job + "/logs/count").then().statusCode(200).body("lines", equalTo(11));

@@ -84,7 +84,7 @@ class LogsEndpointTest {
     void linesOfBothPodsShowInTimeOrderWithPodContainerStreamAndCursor() {
         get(Tokens.alice(), job + "/logs?type=user&limit=3").statusCode(200)
                 .body("items.line", contains("step 0 loss=2.0", "w1 step 0", "step 1 loss=1.99"))
-                .body("items[0].time", equalTo("2026-07-13T10:00:00Z"))
+                .body("items[0].time", equalTo("2026-07-13T10:00:00.000Z"))
                 .body("items[0].pod", equalTo(job + "-w0"))
                 .body("items[1].pod", equalTo(job + "-w1"))
                 .body("items[0].container", equalTo("trainer"))

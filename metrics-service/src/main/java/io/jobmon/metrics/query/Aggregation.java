@@ -11,7 +11,7 @@ public enum Aggregation {
         try {
             return valueOf(s.trim().toUpperCase());
         } catch (IllegalArgumentException e) {
-            throw io.jobmon.contracts.problem.ApiException.badRequest("aggregation", "one of avg, max, min, sum");
+            throw io.jobmon.contracts.problem.ApiException.invalid("aggregation", "field.one-of", "avg, max, min, sum");
         }
     }
 

@@ -6,9 +6,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The metrics charts can ask for, with unit, scope and the exporter series behind each. */
 @Path("/api/v1/metrics/catalogue")
+@Tag(name = "metrics")
 @Produces(MediaType.APPLICATION_JSON)
 public class CatalogueResource {
 

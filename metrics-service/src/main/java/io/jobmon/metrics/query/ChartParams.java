@@ -23,8 +23,7 @@ public record ChartParams(List<Catalogue.Entry> metrics, Instant from, Instant t
                 }
                 Catalogue.Entry e = Catalogue.get(one.trim());
                 if (e == null) {
-                    throw ApiException.badRequest("metric", "unknown metric '" + one.trim()
-                            + "'; GET /api/v1/metrics/catalogue lists them");
+                    throw ApiException.invalid("metric", "metrics.unknown-metric", one.trim());
                 }
                 if (!entries.contains(e)) {
                     entries.add(e);
@@ -32,7 +31,7 @@ public record ChartParams(List<Catalogue.Entry> metrics, Instant from, Instant t
             }
         }
         if (entries.isEmpty()) {
-            throw ApiException.badRequest("metric", "name at least one metric");
+            throw ApiException.invalid("metric", "metrics.no-metric");
         }
         return new ChartParams(entries, time("from", from), time("to", to), step(step),
                 ResolutionChoice.maxPoints(resolution), GroupBy.parse(groupBy, defaultGroup), Aggregation.parse(aggregation));
@@ -45,7 +44,7 @@ public record ChartParams(List<Catalogue.Entry> metrics, Instant from, Instant t
         try {
             return Instant.parse(raw.trim());
         } catch (DateTimeParseException e) {
-            throw ApiException.badRequest(field, "an RFC 3339 UTC time, e.g. 2026-12-01T10:00:00Z");
+            throw ApiException.invalid(field, "field.time");
         }
     }
 
@@ -73,7 +72,7 @@ public record ChartParams(List<Catalogue.Entry> metrics, Instant from, Instant t
         } catch (NumberFormatException e) {
             // the 400 below
         }
-        throw ApiException.badRequest("step", "seconds (60) or a duration (30s, 5m, 1h) from 1s to 24h");
+        throw ApiException.invalid("step", "metrics.step");
     }
 
     /** The range to chart: the one asked, else the given defaults; checked. */
@@ -81,10 +80,10 @@ public record ChartParams(List<Catalogue.Entry> metrics, Instant from, Instant t
         Instant t = to != null ? to : defaultTo;
         Instant f = from != null ? from : defaultFrom;
         if (!f.isBefore(t)) {
-            throw ApiException.badRequest(from != null ? "from" : "to", "'from' must be before 'to'");
+            throw from != null ? ApiException.invalid("from", "field.before", "to") : ApiException.invalid("to", "field.after", "from");
         }
         if (Duration.between(f, t).compareTo(MAX_RANGE) > 0) {
-            throw ApiException.badRequest("from", "a chart spans at most 400 days");
+            throw ApiException.invalid("from", "metrics.range", MAX_RANGE.toDays());
         }
         return new Instant[] {f, t};
     }

@@ -15,7 +15,7 @@ public enum GroupBy {
         try {
             return valueOf(s.trim().toUpperCase());
         } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("groupBy", "one of job, pod, node, gpu");
+            throw ApiException.invalid("groupBy", "field.one-of", "job, pod, node, gpu");
         }
     }
 

@@ -17,9 +17,11 @@ import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** A job's GPU and node charts, guarded by the job's VIEW permission (404 otherwise). */
 @Path("/api/v1/jobs/{id}/metrics")
+@Tag(name = "metrics")
 @Produces(MediaType.APPLICATION_JSON)
 public class JobMetricsResource {
 

@@ -24,9 +24,11 @@ import java.util.List;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Admins: a node and its GPUs, and which of their tenant's jobs held them when. */
 @Path("/api/v1/nodes/{node}/metrics")
+@Tag(name = "metrics")
 @Produces(MediaType.APPLICATION_JSON)
 public class NodeMetricsResource {
 

@@ -14,9 +14,11 @@ import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Admins: their tenant's overview per cluster and GPU pool over a time range (default the last 24 hours). */
 @Path("/api/v1/metrics/overview")
+@Tag(name = "metrics")
 @Produces(MediaType.APPLICATION_JSON)
 public class OverviewResource {
 

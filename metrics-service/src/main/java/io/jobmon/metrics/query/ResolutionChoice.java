@@ -22,7 +22,7 @@ public record ResolutionChoice(Resolution source, long stepMs) {
         return switch (resolution) {
             case "medium" -> 300;
             case "low" -> 100;
-            default -> throw ApiException.badRequest("resolution", "one of high, medium, low");
+            default -> throw ApiException.invalid("resolution", "field.one-of", "high, medium, low");
         };
     }
 
@@ -51,7 +51,7 @@ public record ResolutionChoice(Resolution source, long stepMs) {
             step = roundUp(step, Resolution.MINUTE.bucketMs);
         }
         if (range / step > MAX_POINTS) {
-            throw ApiException.badRequest("step", "gives more than " + MAX_POINTS + " points per series; use a larger step");
+            throw ApiException.invalid("step", "metrics.too-many-points", MAX_POINTS);
         }
         Resolution source = step % Resolution.HOUR.bucketMs == 0 ? Resolution.HOUR
                 : step % Resolution.MINUTE.bucketMs == 0 ? Resolution.MINUTE : Resolution.RAW;

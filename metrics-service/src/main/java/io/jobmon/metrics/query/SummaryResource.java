@@ -13,9 +13,11 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** A job's GPU summary: the one written when it ended, else computed now. 404 when the caller may not see it. */
 @Path("/api/v1/jobs/{id}/metrics/summary")
+@Tag(name = "metrics")
 @Produces(MediaType.APPLICATION_JSON)
 public class SummaryResource {
 

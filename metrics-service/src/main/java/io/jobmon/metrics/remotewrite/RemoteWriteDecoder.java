@@ -31,17 +31,17 @@ public final class RemoteWriteDecoder {
         byte[] raw;
         try {
             if (!Snappy.isValidCompressedBuffer(body)) {
-                throw ApiException.badRequest("body", "not snappy block-compressed (remote-write 1.0 bodies are)");
+                throw ApiException.invalid("body", "metrics.not-snappy");
             }
             raw = Snappy.uncompress(body);
         } catch (IOException e) {
-            throw ApiException.badRequest("body", "not snappy block-compressed: " + e.getMessage());
+            throw ApiException.invalid("body", "metrics.not-snappy");
         }
         Remote.WriteRequest request;
         try {
             request = Remote.WriteRequest.parseFrom(raw);
         } catch (InvalidProtocolBufferException e) {
-            throw ApiException.badRequest("body", "not a prometheus.WriteRequest: " + e.getMessage());
+            throw ApiException.invalid("body", "metrics.not-write-request", e.getMessage());
         }
         Map<String, List<MetricSamples.Sample>> byNode = new HashMap<>();
         int count = 0;

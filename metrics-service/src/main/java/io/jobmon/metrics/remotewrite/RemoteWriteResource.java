@@ -2,6 +2,7 @@ package io.jobmon.metrics.remotewrite;
 
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.CallerFactory;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.metrics.config.MetricsConfig;
 import io.jobmon.metrics.ingest.IngestMetrics;
@@ -15,6 +16,12 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * The Prometheus remote-write 1.0 receiver: an existing Prometheus or vmagent forwards here
@@ -24,6 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
  * 2.0 body a 415.
  */
 @Path("/api/v1/write")
+@Tag(name = "metrics")
 public class RemoteWriteResource {
 
     static final java.time.Duration PUBLISH_TIMEOUT = java.time.Duration.ofSeconds(60);
@@ -45,21 +53,22 @@ public class RemoteWriteResource {
     @Blocking
     @Consumes("*/*")
     @Operation(summary = "Prometheus remote-write 1.0 (snappy + protobuf), service-to-service")
+    @RequestBody(required = true, description = "a prometheus.WriteRequest, protobuf, snappy block-compressed",
+            content = @Content(mediaType = "application/x-protobuf", schema = @Schema(type = SchemaType.STRING,
+                    format = "binary")))
+    @APIResponse(responseCode = "204", description = "every sample is on jobmon.metrics.samples")
+    @APIResponse(responseCode = "415", description = "remote-write 2.0 (io.prometheus.write.v2.Request)")
     public Response write(byte[] body, @HeaderParam("Content-Type") String contentType,
             @HeaderParam("Content-Encoding") String encoding) {
         Caller caller = CallerFactory.fromToken(token);
         if (!caller.roles().contains(config.remoteWrite().role())) {
-            throw ApiException.forbidden("remote-write is for services: the token needs the role '"
-                    + config.remoteWrite().role() + "'");
+            throw ApiException.forbidden(Text.of("metrics.remote-write-role", config.remoteWrite().role()));
         }
         if (contentType != null && contentType.contains("io.prometheus.write.v2")) {
-            return Response.status(415).type("application/problem+json")
-                    .entity(new ApiException(415, "Unsupported Media Type", "unsupported-media-type",
-                            "remote-write 2.0 is not supported; send remote-write 1.0 (prometheus.WriteRequest)", null)
-                            .toProblem()).build();
+            throw ApiException.of(415, "unsupported-media-type", Text.of("metrics.remote-write-v2"));
         }
         if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("snappy")) {
-            throw ApiException.badRequest("Content-Encoding", "snappy expected");
+            throw ApiException.invalid("Content-Encoding", "field.one-of", "snappy");
         }
         RemoteWriteDecoder.Decoded decoded = RemoteWriteDecoder.decode(body, config.nodeLabels());
         int perRecord = config.remoteWrite().samplesPerRecord();

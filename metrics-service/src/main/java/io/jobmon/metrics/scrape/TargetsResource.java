@@ -2,6 +2,7 @@ package io.jobmon.metrics.scrape;
 
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.CallerFactory;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -15,9 +16,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Admins: every scrape target, where it came from, which replica scrapes it and how its last scrape went. */
 @Path("/api/v1/metrics/targets")
+@Tag(name = "metrics")
 @Produces(MediaType.APPLICATION_JSON)
 public class TargetsResource {
 
@@ -57,7 +60,7 @@ public class TargetsResource {
     /** 403 for anybody but an admin. */
     public static void requireAdmin(Caller caller) {
         if (!caller.isAdmin()) {
-            throw ApiException.forbidden("admins only");
+            throw ApiException.forbidden(Text.of("metrics.admins-only"));
         }
     }
 }

@@ -78,7 +78,7 @@ class JobChartsTest {
         JsonPath whole = chart(job, q);
         assertEquals(1, whole.getList("series").size());
         assertEquals(15.0, value(whole, 0, 0), "the average of the job's four GPUs, not the node's eight");
-        assertEquals(T0.toString(), whole.getString("series[0].points[0][0]"));
+        assertEquals(ms(T0), whole.getString("series[0].points[0][0]"));
         JsonPath max = chart(job, q + "&aggregation=max&groupBy=pod");
         assertEquals(30.0, value(max, 0, 0));
         assertEquals(Map.of("pod", job + "-0"), max.getMap("series[0].group"));
@@ -104,8 +104,8 @@ class JobChartsTest {
         String q = "metric=gpu_util&groupBy=gpu&step=60";
         await().atMost(WAIT).until(() -> chart(whole, q).getList("series").size() == 2);
         JsonPath c = chart(whole, q);
-        assertEquals(T0.toString(), c.getString("from"), "a finished job's chart defaults to its run time");
-        assertEquals(end.toString(), c.getString("to"));
+        assertEquals(ms(T0), c.getString("from"), "a finished job's chart defaults to its run time");
+        assertEquals(ms(end), c.getString("to"));
         assertEquals("placement", c.getString("series[0].attribution"));
         assertEquals(30, c.getList("series[0].points").size(), "only the minutes the job ran");
         assertEquals("placement", c.getString("attribution[0].method"));
@@ -145,5 +145,11 @@ class JobChartsTest {
         assertEquals(before.getList("series[1].points"), after.getList("series[1].points"));
         List<Object> rates = after.getList("series[0].points");
         assertEquals(before.getList("series[0].points").subList(1, 119), rates.subList(1, 119));
+    }
+
+    /** How the API writes a time: RFC 3339 in UTC to the millisecond. */
+    static String ms(Instant t) {
+        return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+                .withZone(java.time.ZoneOffset.UTC).format(t);
     }
 }

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  * {@code POST /api/v1/diagnoses/analyze} of the same bundle.
  *
  * <ol>
- *   <li>submit a job through the gateway like the bundle's (name, queue, pods, GPUs, restart settings) with the label
+ *   <li>submit a job through the gateway like the bundle's (name, pods, GPUs, restart settings) with the label
  *       {@code jobmon.io/sim-scenario=replay}: job-service creates its Job on the sim, which makes no pods for it;</li>
  *   <li>{@code POST /replay} on the sim's admin API: the bundle's pods, events, log lines and metric series are played
  *       on that Job, times shifted so that the bundle's window ends now;</li>
@@ -88,9 +88,7 @@ public final class Replayer {
         spec.put("name", name.isEmpty() ? "replay" : name);
         spec.put("project", project);
         spec.put("cluster", stack.options().cluster());
-        if (j.hasNonNull("queue") && j.get("queue").asText().matches("[A-Za-z0-9._@-]{1,63}")) {
-            spec.put("queue", j.get("queue").asText());
-        }
+        // No queue: the bundle's comes from another platform; the sim cluster's default pool takes the job.
         spec.put("image", "registry.local/replay/" + name.toLowerCase().replaceAll("[^a-z0-9._-]", "-") + ":1");
         spec.put("replicas", pods);
         GpuSpec gpus = GpuSpec.parse(j.path("gpuSpec").asText(""));

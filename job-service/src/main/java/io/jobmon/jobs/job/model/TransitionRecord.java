@@ -1,6 +1,7 @@
 package io.jobmon.jobs.job.model;
 
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.i18n.Text;
 import java.time.Instant;
 
 /**
@@ -9,9 +10,10 @@ import java.time.Instant;
  * @param source {@code CLUSTER} (from jobmon.job.status), {@code USER} (an API action) or {@code SYSTEM}
  *        (automatic fault handling, the stop sweeper)
  * @param sequence the event's sequence for CLUSTER transitions, otherwise null
+ * @param messageText the message as a catalogue key when jobmon wrote it; null for Kubernetes' own words
  */
-public record TransitionRecord(String jobId, JobStatus status, String reason, String message, Integer exitCode,
-        Instant at, String source, Long sequence) {
+public record TransitionRecord(String jobId, JobStatus status, String reason, String message, Text messageText,
+        Integer exitCode, Instant at, String source, Long sequence) {
 
     public static final String CLUSTER = "CLUSTER";
     public static final String USER = "USER";

@@ -1,5 +1,6 @@
 package io.jobmon.jobs.job.repository;
 
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.jobs.support.Times;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -14,7 +15,7 @@ public class CommandRepository {
 
     /** A command as recorded, with its outcome ({@code EXECUTED} or {@code REFUSED}) and why. */
     public record CommandRecord(String commandId, String jobId, String kind, List<String> diagnosisIds, String reason,
-            String outcome, String detail, String newJobId, Instant receivedAt) {
+            String outcome, String detail, Text detailText, String newJobId, Instant receivedAt) {
     }
 
     /** Records the command; false when its id was seen before (it must not run again). */
@@ -26,18 +27,24 @@ public class CommandRepository {
                 .map(rows -> rows.rowCount() == 1);
     }
 
-    public Uni<Void> outcome(SqlClient db, String commandId, String outcome, String detail, String newJobId) {
-        return db.preparedQuery("UPDATE job_command SET outcome = $2, detail = $3, new_job_id = $4 WHERE command_id = $1")
-                .execute(Tuple.of(commandId, outcome, detail, newJobId)).replaceWithVoid();
+    /** What came of a command: {@code detail} in English, {@code detailText} its catalogue key. */
+    public Uni<Void> outcome(SqlClient db, String commandId, String outcome, String detail, Text detailText,
+            String newJobId) {
+        return db.preparedQuery("UPDATE job_command SET outcome = $2, detail = $3, new_job_id = $4, "
+                + "detail_text = $5::text::jsonb WHERE command_id = $1")
+                .execute(Tuple.of(commandId, outcome, detail, newJobId, JobRows.json(detailText))).replaceWithVoid();
     }
 
     /** Commands received for any of the jobs, oldest first. */
     public Uni<List<CommandRecord>> forJobs(SqlClient db, List<String> jobIds) {
-        return db.preparedQuery("SELECT * FROM job_command WHERE job_id = ANY($1) ORDER BY received_at, command_id")
+        return db.preparedQuery("SELECT command_id, job_id, kind, diagnosis_ids, reason, outcome, detail, "
+                + "detail_text::text AS detail_text, new_job_id, received_at FROM job_command WHERE job_id = ANY($1) "
+                + "ORDER BY received_at, command_id")
                 .execute(Tuple.of(jobIds.toArray(String[]::new)))
                 .map(rows -> JobRepository.list(rows, r -> new CommandRecord(r.getString("command_id"),
                         r.getString("job_id"), r.getString("kind"), JobRows.strings(r.getArrayOfStrings("diagnosis_ids")),
-                        r.getString("reason"), r.getString("outcome"), r.getString("detail"), r.getString("new_job_id"),
+                        r.getString("reason"), r.getString("outcome"), r.getString("detail"),
+                        JobRows.text(r.getString("detail_text")), r.getString("new_job_id"),
                         Times.instant(r.getOffsetDateTime("received_at")))));
     }
 

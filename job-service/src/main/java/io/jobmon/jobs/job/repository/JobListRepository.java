@@ -51,8 +51,10 @@ public class JobListRepository {
         // name); "|| ''" keeps the planner off the trigram and tag indexes there.
         boolean fewRows = q.scope() == ListQuery.Scope.mine || q.owner() != null;
         if (q.name() != null) {
-            where.append(fewRows ? " AND (lower(j.name) || '') LIKE " : " AND lower(j.name) LIKE ")
-                    .append(bind(args, "%" + escapeLike(q.name().toLowerCase()) + "%"));
+            // The keyword is a substring of the name, or a job id (the console's one search box takes both).
+            where.append(fewRows ? " AND ((lower(j.name) || '') LIKE " : " AND (lower(j.name) LIKE ")
+                    .append(bind(args, "%" + escapeLike(q.name().toLowerCase()) + "%"))
+                    .append(" OR j.id = ").append(bind(args, q.name().trim())).append(")");
         }
         if (!q.statuses().isEmpty()) {
             where.append(" AND j.status = ANY(").append(bind(args, q.statuses().stream().map(Enum::name)
@@ -118,7 +120,7 @@ public class JobListRepository {
                 default -> value;
             };
         } catch (RuntimeException e) {
-            throw io.jobmon.contracts.problem.ApiException.badRequest("cursor", "malformed cursor");
+            throw io.jobmon.contracts.api.Cursors.invalid();
         }
     }
 

@@ -22,9 +22,9 @@ public class JobRepository {
     private static final String INSERT = "INSERT INTO job (id, tenant, owner, project, name, cluster, region, "
             + "namespace, queue, priority, status, reason, message, gpu_type, gpus_per_replica, replicas, visibility, "
             + "tags, shares, spec, supports_restart, auto_fault_handling, max_retries, root_id, attempt, attempt_cause, "
-            + "diagnosis_id, previous_id, cloned_from, retry_count, idempotency_key, submitted_at) VALUES ($1, $2, $3, "
-            + "$4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, "
-            + "$26, $27, $28, $29, $30, $31, $32)";
+            + "diagnosis_id, previous_id, cloned_from, retry_count, idempotency_key, submitted_at, message_text) VALUES "
+            + "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, "
+            + "$23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33::text::jsonb)";
 
     public Uni<Void> insert(SqlClient db, JobRecord j) {
         Tuple t = Tuple.from(new Object[] {j.id(), j.tenant(), j.owner(), j.project(), j.name(), j.cluster(),
@@ -33,7 +33,7 @@ public class JobRepository {
                 j.shares().toArray(String[]::new), new JsonObject(Json.write(j.spec())), j.supportsRestart(),
                 j.autoFaultHandling(), j.maxRetries(), j.rootId(), j.attempt(), j.attemptCause().name(),
                 j.diagnosisId(), j.previousId(), j.clonedFrom(), j.retryCount(), j.idempotencyKey(),
-                Times.db(j.submittedAt())});
+                Times.db(j.submittedAt()), JobRows.json(j.messageText())});
         return db.preparedQuery(INSERT).execute(t).replaceWithVoid();
     }
 
@@ -74,11 +74,25 @@ public class JobRepository {
     public Uni<Void> updateStatus(SqlClient db, StatusUpdate u) {
         return db.preparedQuery("UPDATE job SET status = $2, reason = $3, message = $4, exit_code = $5, "
                 + "failure_reason = $6, first_event_at = $7, started_at = $8, finished_at = $9, last_sequence = $10, "
-                + "version = version + 1, updated_at = now() WHERE id = $1")
+                + "message_text = $11::text::jsonb, version = version + 1, updated_at = now() WHERE id = $1")
                 .execute(Tuple.from(new Object[] {u.id(), u.status().name(), u.reason(), u.message(), u.exitCode(),
                         u.failureReason(), Times.db(u.firstEventAt()), Times.db(u.startedAt()),
-                        Times.db(u.finishedAt()), u.lastSequence()}))
+                        Times.db(u.finishedAt()), u.lastSequence(), JobRows.json(u.messageText())}))
                 .replaceWithVoid();
+    }
+
+    /**
+     * Something of the job's pods changed (not its status): bumps the version and {@code updated_at}; an ABNORMAL
+     * job whose pods all ended gets {@code finished_at} (its run time stops growing), one with a live pod again
+     * loses it.
+     */
+    public Uni<Void> podsChanged(SqlClient db, String id, Instant at) {
+        return db.preparedQuery("UPDATE job j SET version = version + 1, updated_at = now(), "
+                + "finished_at = CASE WHEN j.status <> 'ABNORMAL' THEN j.finished_at "
+                + "WHEN p.ended THEN coalesce(j.finished_at, $2) ELSE NULL END "
+                + "FROM (SELECT count(*) > 0 AND bool_and(phase IN ('Succeeded', 'Failed', 'Deleted')) AS ended "
+                + "FROM job_pod WHERE job_id = $1) p WHERE j.id = $1")
+                .execute(Tuple.of(id, Times.db(at))).replaceWithVoid();
     }
 
     public Uni<Void> setTags(SqlClient db, String id, List<String> tags) {
@@ -128,6 +142,6 @@ public class JobRepository {
     /** The status columns a transition changes. */
     public record StatusUpdate(String id, io.jobmon.contracts.events.JobStatus status, String reason, String message,
             Integer exitCode, String failureReason, Instant firstEventAt, Instant startedAt, Instant finishedAt,
-            long lastSequence) {
+            long lastSequence, io.jobmon.contracts.i18n.Text messageText) {
     }
 }

@@ -1,11 +1,11 @@
 package io.jobmon.jobs.job.rest;
 
+import io.jobmon.contracts.api.Page;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem.FieldError;
 import io.jobmon.jobs.job.rest.dto.AttemptsView;
 import io.jobmon.jobs.job.rest.dto.JobDetail;
 import io.jobmon.jobs.job.rest.dto.JobRow;
-import io.jobmon.contracts.api.Page;
 import io.jobmon.jobs.job.rest.dto.PodView;
 import io.jobmon.jobs.job.rest.dto.StatsView;
 import io.jobmon.jobs.job.rest.dto.TimelineEntry;
@@ -24,11 +24,20 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Reading jobs: list, stats, detail, timeline, pods, attempts. */
 @Path("/api/v1/jobs")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "jobs")
 public class JobQueryResource {
+
+    private static final String STATUSES = "PENDING, QUEUED, PARTIALLY_PENDING, RUNNING, SUCCEEDED, FAILED, ABNORMAL, "
+            + "STOPPING, STOPPED";
 
     private final QueryService queries;
     private final CurrentCaller caller;
@@ -42,12 +51,30 @@ public class JobQueryResource {
 
     /** The job list: scope mine (default), shared, project or all (admins), filters, sort, keyset paging. */
     @GET
-    public Uni<Page<JobRow>> list(@QueryParam("scope") String scope, @QueryParam("name") String name,
-            @QueryParam("status") List<String> status, @QueryParam("tag") List<String> tag,
+    @Operation(summary = "The job list (作业监控, 任务列表): a tab by scope, filters, sort, keyset pages; 403 for "
+            + "scope=all without the admin role")
+    public Uni<Page<JobRow>> list(
+            @Parameter(description = "mine (default): the caller's jobs; shared: shared with the caller (被分享任务); "
+                    + "project: PROJECT-visible jobs of the caller's project groups (查看全部); all: the tenant (admins)",
+                    schema = @Schema(enumeration = {"mine", "shared", "project", "all"}))
+            @QueryParam("scope") String scope,
+            @Parameter(description = "a substring of the job's name (any case), or a job id")
+            @QueryParam("name") String name,
+            @Parameter(description = "repeatable (or comma-separated): any of " + STATUSES)
+            @QueryParam("status") List<String> status,
+            @Parameter(description = "repeatable: jobs carrying every tag named") @QueryParam("tag") List<String> tag,
             @QueryParam("project") String project, @QueryParam("cluster") String cluster,
             @QueryParam("region") String region, @QueryParam("owner") String owner,
-            @QueryParam("submittedFrom") String submittedFrom, @QueryParam("submittedTo") String submittedTo,
-            @QueryParam("sort") String sort, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+            @Parameter(description = "RFC 3339, inclusive") @QueryParam("submittedFrom") String submittedFrom,
+            @Parameter(description = "RFC 3339, exclusive") @QueryParam("submittedTo") String submittedTo,
+            @Parameter(description = "field[:asc|desc], default submittedAt:desc", schema = @Schema(enumeration = {
+                    "submittedAt", "submittedAt:asc", "submittedAt:desc", "name", "name:asc", "name:desc", "status",
+                    "status:asc", "status:desc", "queueSeconds", "queueSeconds:asc", "queueSeconds:desc",
+                    "runSeconds", "runSeconds:asc", "runSeconds:desc"}))
+            @QueryParam("sort") String sort,
+            @Parameter(description = "1..500, default 50", schema = @Schema(type = SchemaType.INTEGER,
+                    minimum = "1", maximum = "500", defaultValue = "50")) @QueryParam("limit") String limit,
+            @Parameter(description = "nextCursor of the previous page") @QueryParam("cursor") String cursor) {
         ListQuery q = ListQueryParser.parse(new ListQueryParser.Params(scope, name, status, tag, project, cluster,
                 region, owner, submittedFrom, submittedTo, sort, limit, cursor), tagRules);
         return queries.list(caller.get(), q);
@@ -56,8 +83,13 @@ public class JobQueryResource {
     /** Counts by status, queue-time p50/p95 and top failure reasons of jobs submitted in [from, to) (default 7 days). */
     @GET
     @Path("/stats")
-    public Uni<StatsView> stats(@QueryParam("scope") String scope, @QueryParam("from") String from,
-            @QueryParam("to") String to) {
+    @Operation(summary = "Counts by status, queue-time percentiles and top failure reasons of the jobs submitted in "
+            + "[from, to) (default the last 7 days)")
+    public Uni<StatsView> stats(
+            @Parameter(schema = @Schema(enumeration = {"mine", "shared", "project", "all"}))
+            @QueryParam("scope") String scope,
+            @Parameter(description = "RFC 3339") @QueryParam("from") String from,
+            @Parameter(description = "RFC 3339") @QueryParam("to") String to) {
         List<FieldError> errors = new ArrayList<>();
         ListQuery.Scope s = ListQueryParser.enumOf(ListQuery.Scope.class, scope, ListQuery.Scope.mine, "scope", errors);
         Instant end = time(to, "to", errors);
@@ -65,41 +97,50 @@ public class JobQueryResource {
         Instant start = time(from, "from", errors);
         start = start == null ? end.minus(Duration.ofDays(7)) : start;
         if (!start.isBefore(end)) {
-            errors.add(new FieldError("from", "must be before 'to'"));
+            errors.add(FieldError.of("from", "field.before", "to"));
         }
         if (!errors.isEmpty()) {
-            throw ApiException.badRequest("invalid stats parameters", errors);
+            throw ApiException.badRequest(errors);
         }
         return queries.stats(caller.get(), s, start, end);
     }
 
     @GET
     @Path("/{id}")
+    @Operation(summary = "One job: spec, status with reason and message, times, GPUs, pods by phase, tags, shares, "
+            + "visibility, retry information")
     public Uni<JobDetail> detail(@PathParam("id") String id) {
         return queries.detail(caller.get(), id);
     }
 
     @GET
     @Path("/{id}/timeline")
-    public Uni<List<TimelineEntry>> timeline(@PathParam("id") String id) {
+    @Operation(summary = "The job's lifecycle: every status transition with time, reason and message, oldest first")
+    public Uni<Page<TimelineEntry>> timeline(@PathParam("id") String id) {
         return queries.timeline(caller.get(), id);
     }
 
     /** Pods by name, {@code limit} (default 50, max 500) at a time. */
     @GET
     @Path("/{id}/pods")
-    public Uni<Page<PodView>> pods(@PathParam("id") String id, @QueryParam("cursor") String cursor,
-            @QueryParam("limit") String limit) {
+    @Operation(summary = "The job's pods by name: phase, node, conditions, containers (state, reason, exit code, "
+            + "restarts, how the last run ended)")
+    public Uni<Page<PodView>> pods(@PathParam("id") String id,
+            @Parameter(description = "nextCursor of the previous page") @QueryParam("cursor") String cursor,
+            @Parameter(description = "1..500, default 50", schema = @Schema(type = SchemaType.INTEGER,
+                    minimum = "1", maximum = "500", defaultValue = "50")) @QueryParam("limit") String limit) {
         List<FieldError> errors = new ArrayList<>();
         int n = ListQueryParser.limit(limit, errors);
         if (!errors.isEmpty()) {
-            throw ApiException.badRequest("invalid parameters", errors);
+            throw ApiException.badRequest(errors);
         }
         return queries.pods(caller.get(), id, cursor == null || cursor.isBlank() ? null : cursor, n);
     }
 
     @GET
     @Path("/{id}/attempts")
+    @Operation(summary = "The fault-tolerance chain (容错详情): attempts, the cause of each retry, commands of "
+            + "automatic fault handling and what came of them")
     public Uni<AttemptsView> attempts(@PathParam("id") String id) {
         return queries.attempts(caller.get(), id);
     }
@@ -111,7 +152,7 @@ public class JobQueryResource {
         try {
             return Instant.parse(raw);
         } catch (RuntimeException e) {
-            errors.add(new FieldError(field, "must be an RFC 3339 UTC time"));
+            errors.add(FieldError.of(field, "field.time"));
             return null;
         }
     }

@@ -13,11 +13,18 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The owner's settings of a job: tags, shares, visibility (each replaces the previous value). */
 @Path("/api/v1/jobs/{id}")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
+@Tag(name = "jobs")
 public class JobSettingsResource {
 
     private final SettingsService settings;
@@ -32,23 +39,31 @@ public class JobSettingsResource {
 
     @PUT
     @Path("/tags")
-    public Uni<JobDetail> tags(@PathParam("id") String id, Requests.Tags body) {
+    @Operation(summary = "Replace the job's tags (owner or admin)")
+    public Uni<JobDetail> tags(@PathParam("id") String id, @RequestBody(required = true) Requests.Tags body) {
         return settings.tags(caller.get(), id, body == null ? null : body.tags())
                 .chain(job -> queries.detailOf(job, List.of()));
     }
 
     @PUT
     @Path("/shares")
-    public Uni<JobDetail> shares(@PathParam("id") String id, Requests.Shares body) {
+    @Operation(summary = "Replace the users the job is shared with (owner or admin); each must be a user of the "
+            + "caller's tenant known to jobmon (GET /api/v1/users)")
+    @APIResponse(responseCode = "200", description = "the job",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDetail.class)))
+    @APIResponse(responseCode = "422", description = "a user jobmon does not know in the tenant (errors[] names each)")
+    public Uni<JobDetail> shares(@PathParam("id") String id, @RequestBody(required = true) Requests.Shares body) {
         return settings.shares(caller.get(), id, body == null ? null : body.users())
                 .chain(job -> queries.detailOf(job, List.of()));
     }
 
     @PUT
     @Path("/visibility")
-    public Uni<JobDetail> visibility(@PathParam("id") String id, Requests.VisibilityChange body) {
+    @Operation(summary = "PRIVATE or PROJECT (visible to the members of the job's project group)")
+    public Uni<JobDetail> visibility(@PathParam("id") String id,
+            @RequestBody(required = true) Requests.VisibilityChange body) {
         if (body == null) {
-            throw ApiException.badRequest("visibility", "required: PRIVATE or PROJECT");
+            throw ApiException.invalid("visibility", "field.one-of", "PRIVATE, PROJECT");
         }
         return settings.visibility(caller.get(), id, body.visibility())
                 .chain(job -> queries.detailOf(job, List.of()));

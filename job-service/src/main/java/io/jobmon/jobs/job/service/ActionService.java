@@ -3,6 +3,7 @@ package io.jobmon.jobs.job.service;
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.Permission;
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.jobs.config.JobsConfig;
 import io.jobmon.jobs.job.model.AttemptCause;
@@ -47,11 +48,12 @@ public class ActionService {
     /** Stops a waiting, running or abnormal job; 409 for a job that already ended. Returns the job as stored. */
     public Uni<JobRecord> stop(Caller caller, String id) {
         return pool.withTransaction(tx -> jobs.lock(tx, id).chain(found -> {
-            JobRecord job = Access.require(caller, found, Permission.ACT);
+            JobRecord job = Access.require(caller, id, found, Permission.ACT);
             if (!StatusMachine.canStop(job.status())) {
-                throw ApiException.conflict("job " + id + " already ended (" + job.status() + ")");
+                throw ApiException.conflict(Text.of("job.conflict.ended", id, Text.of("status." + job.status())));
             }
-            return stopper.record(tx, job, "StoppedByUser", "stopped by " + caller.user(), TransitionRecord.USER)
+            return stopper.record(tx, job, "StoppedByUser", Text.of("job.message.stopped-by", caller.user()),
+                    TransitionRecord.USER)
                     .replaceWith(job);
         })).chain(job -> job.status() == JobStatus.STOPPING ? Uni.createFrom().voidItem()
                 : stopper.deleteWorkload(job))
@@ -61,26 +63,28 @@ public class ActionService {
     /** Deletes a job in a final state (409 otherwise): its record, timeline and pods; a deleted snapshot goes out. */
     public Uni<Void> delete(Caller caller, String id) {
         return pool.withTransaction(tx -> jobs.lock(tx, id).chain(found -> {
-            JobRecord job = Access.require(caller, found, Permission.ACT);
+            JobRecord job = Access.require(caller, id, found, Permission.ACT);
             if (!StatusMachine.canDelete(job.status())) {
-                throw ApiException.conflict("job " + id + " is " + job.status() + "; stop it first: only a job in a "
-                        + "final state (SUCCEEDED, FAILED, STOPPED) may be deleted");
+                throw ApiException.conflict(Text.of("job.conflict.delete", id, Text.of("status." + job.status())));
             }
             return outbox.deleted(tx, job).chain(x -> jobs.delete(tx, id));
         }));
     }
 
-    /** One result of a batch delete. */
-    public record DeleteResult(String id, int status, String detail) {
+    /** One result of a batch delete: {@code detail} is a catalogue key, rendered for the reader. */
+    public record DeleteResult(String id, int status, Text detail) {
     }
 
     /** Deletes each id on its own; one failure does not stop the others. */
     public Uni<List<DeleteResult>> batchDelete(Caller caller, List<String> ids) {
         return io.smallrye.mutiny.Multi.createFrom().iterable(ids)
                 .onItem().transformToUniAndConcatenate(id -> delete(caller, id)
-                        .map(x -> new DeleteResult(id, 204, "deleted"))
-                        .onFailure(ApiException.class).recoverWithItem(e -> new DeleteResult(id,
-                                ((ApiException) e).status(), e.getMessage())))
+                        .map(x -> new DeleteResult(id, 204, Text.of("batch.deleted")))
+                        .onFailure(ApiException.class).recoverWithItem(e -> {
+                            ApiException a = (ApiException) e;
+                            return new DeleteResult(id, a.status(), a.detailText() != null ? a.detailText()
+                                    : Text.of("problem.status", a.status()));
+                        }))
                 .collect().asList();
     }
 
@@ -90,9 +94,9 @@ public class ActionService {
      */
     public Uni<JobRecord> resubmit(Caller caller, String id, Mode mode, List<String> debugCommand) {
         return jobs.find(pool, id).chain(found -> {
-            JobRecord source = Access.require(caller, found, Permission.ACT);
+            JobRecord source = Access.require(caller, id, found, Permission.ACT);
             if (!StatusMachine.canResubmit(source.status())) {
-                throw ApiException.conflict("job " + id + " is " + source.status() + "; stop it before resubmitting");
+                throw ApiException.conflict(Text.of("job.conflict.resubmit", id, Text.of("status." + source.status())));
             }
             JobSpec spec = mode == Mode.DEBUG ? debugSpec(source.spec(), debugCommand) : source.spec();
             SpecValidator.validate(SpecDefaults.apply(spec, rules), caller.isAdmin() ? caller : ownerOf(caller, source),
@@ -106,7 +110,7 @@ public class ActionService {
 
     private JobSpec debugSpec(JobSpec s, List<String> debugCommand) {
         if (debugCommand != null && (debugCommand.isEmpty() || debugCommand.stream().anyMatch(c -> c == null))) {
-            throw ApiException.badRequest("debugCommand", "a non-empty list of strings");
+            throw ApiException.invalid("debugCommand", "action.debug-command");
         }
         List<String> command = debugCommand != null ? debugCommand : config.debugCommand();
         return new JobSpec(s.name(), s.project(), s.cluster(), s.region(), s.queue(), s.priority(), s.image(), command,

@@ -1,6 +1,10 @@
 package io.jobmon.jobs.job.service;
 
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Locales;
+import io.jobmon.contracts.i18n.Text;
+import io.jobmon.contracts.i18n.Texts;
 import io.jobmon.jobs.job.model.JobRecord;
 import io.jobmon.jobs.job.model.JobSpec;
 import io.jobmon.jobs.job.model.TransitionRecord;
@@ -34,15 +38,17 @@ public class JobCreator {
     private final OutboxWriter outbox;
     private final ClusterRegistry clusters;
     private final Workloads workloads;
+    private final Texts english;
 
     public JobCreator(Pool pool, JobRepository jobs, TransitionRepository transitions, OutboxWriter outbox,
-            ClusterRegistry clusters, Workloads workloads) {
+            ClusterRegistry clusters, Workloads workloads, I18n i18n) {
         this.pool = pool;
         this.jobs = jobs;
         this.transitions = transitions;
         this.outbox = outbox;
         this.clusters = clusters;
         this.workloads = workloads;
+        this.english = i18n.texts(Locales.EN);
     }
 
     /** Builds the record of a new job (not yet stored). */
@@ -50,19 +56,21 @@ public class JobCreator {
         String id = JobIds.next();
         JobSpec s = n.spec();
         String namespace = clusters.infos().containsKey(s.cluster()) ? clusters.cluster(s.cluster()).namespace() : null;
+        Text message = submittedMessage(n);
         return new JobRecord(id, n.tenant(), n.owner(), s.project(), s.name(), s.cluster(), s.region(), namespace,
-                s.queue(), s.priority(), JobStatus.PENDING, "Submitted", null, null, null, null,
+                s.queue(), s.priority(), JobStatus.PENDING, "Submitted", english.text(message), message, null, null,
+                null,
                 s.resources().gpuType(), s.gpusPerReplicaOrZero(), s.replicasOrOne(), s.visibility(), s.tags(),
                 n.shares(), s, s.supportsRestart(), s.autoFaultHandling(), s.maxRetries(),
                 n.rootId() == null ? id : n.rootId(), n.attempt(), n.cause(), n.diagnosisId(), n.previousId(),
-                n.clonedFrom(), n.retryCount(), n.idempotencyKey(), Instant.now(), null, null, null, 0, 1);
+                n.clonedFrom(), n.retryCount(), n.idempotencyKey(), Instant.now(), null, null, null, 0, 1, Instant.now());
     }
 
     /** Stores a record made by {@link #record} in the caller's transaction. */
     public Uni<Void> insert(SqlClient tx, JobRecord job, String source) {
         return jobs.insert(tx, job)
                 .chain(x -> transitions.insert(tx, new TransitionRecord(job.id(), JobStatus.PENDING, "Submitted",
-                        submittedMessage(job), null, job.submittedAt(), source, null)))
+                        job.message(), job.messageText(), null, job.submittedAt(), source, null)))
                 .chain(x -> outbox.changed(tx, job.id()));
     }
 
@@ -86,23 +94,27 @@ public class JobCreator {
 
     private Uni<Void> markSubmitFailed(JobRecord job, Throwable failure) {
         Instant now = Instant.now();
-        String message = "the cluster refused the workload: " + failure.getMessage();
+        // The cluster's answer stays in its own words; jobmon's sentence around it follows the reader's language.
+        Text text = Text.of("job.message.submit-failed", String.valueOf(failure.getMessage()));
+        String message = english.text(text);
         return pool.withTransaction(tx -> jobs.lock(tx, job.id()).map(java.util.Optional::orElseThrow)
                 .chain(j -> jobs.updateStatus(tx,
                 new JobRepository.StatusUpdate(j.id(), JobStatus.ABNORMAL, "SubmitFailed", message, null,
-                        "SubmitFailed", j.firstEventAt(), j.startedAt(), null, j.lastSequence()))
+                        "SubmitFailed", j.firstEventAt(), j.startedAt(), null, j.lastSequence(), text))
                 .chain(x -> transitions.insert(tx, new TransitionRecord(j.id(), JobStatus.ABNORMAL, "SubmitFailed",
-                        message, null, now, TransitionRecord.SYSTEM, null)))
+                        message, text, null, now, TransitionRecord.SYSTEM, null)))
                 .chain(x -> outbox.changed(tx, j.id()))));
     }
 
-    private static String submittedMessage(JobRecord job) {
-        return switch (job.attemptCause()) {
-            case INITIAL -> job.clonedFrom() == null ? "submitted" : "cloned from " + job.clonedFrom();
-            case USER -> "resubmitted from " + job.previousId();
-            case USER_DEBUG -> "resubmitted in DEBUG mode from " + job.previousId();
-            case PLATFORM -> "restarted automatically after " + job.previousId();
-            case DIAGNOSIS -> "restarted automatically after " + job.previousId() + " on diagnosis " + job.diagnosisId();
+    /** What the first timeline entry says: how the job came to be. */
+    static Text submittedMessage(NewJob n) {
+        return switch (n.cause()) {
+            case INITIAL -> n.clonedFrom() == null ? Text.of("job.message.submitted")
+                    : Text.of("job.message.cloned", n.clonedFrom());
+            case USER -> Text.of("job.message.resubmitted", n.previousId());
+            case USER_DEBUG -> Text.of("job.message.resubmitted-debug", n.previousId());
+            case PLATFORM -> Text.of("job.message.restarted", n.previousId());
+            case DIAGNOSIS -> Text.of("job.message.restarted-diagnosis", n.previousId(), n.diagnosisId());
         };
     }
 }

@@ -23,7 +23,6 @@ public final class ListQueryParser {
 
     static final Pattern NAME_FILTER = Pattern.compile("[\\p{L}\\p{N} ._-]{1,128}");
     static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,127}");
-    private static final String STATUSES = Arrays.toString(JobStatus.values());
 
     /** Raw query parameters as they arrive. */
     public record Params(String scope, String name, List<String> status, List<String> tag, String project,
@@ -39,7 +38,7 @@ public final class ListQueryParser {
         Scope scope = enumOf(Scope.class, p.scope(), Scope.mine, "scope", errors);
         String name = blankToNull(p.name());
         if (name != null && !NAME_FILTER.matcher(name).matches()) {
-            errors.add(new FieldError("name", "may contain letters, digits, spaces and . _ - only (max 128)"));
+            errors.add(FieldError.of("name", "list.name-filter"));
         }
         List<JobStatus> statuses = new ArrayList<>();
         for (String s : nonBlank(p.status())) {
@@ -61,7 +60,7 @@ public final class ListQueryParser {
         Sort sort = sort(p.sort(), errors);
         int limit = limit(p.limit(), errors);
         if (!errors.isEmpty()) {
-            throw ApiException.badRequest("invalid list parameters", errors);
+            throw ApiException.badRequest(errors);
         }
         Cursor cursor = blankToNull(p.cursor()) == null ? null : Cursor.decode(p.cursor(), sort.key());
         return new ListQuery(scope, name, List.copyOf(statuses), tags, project, cluster, region, owner, from, to,
@@ -76,7 +75,7 @@ public final class ListQueryParser {
         SortField field = enumOf(SortField.class, parts[0], null, "sort", errors);
         String dir = parts.length > 1 ? parts[1] : "desc";
         if (!dir.equals("asc") && !dir.equals("desc")) {
-            errors.add(new FieldError("sort", "direction must be asc or desc"));
+            errors.add(FieldError.of("sort", "list.sort-direction"));
         }
         return field == null ? new Sort(SortField.submittedAt, true) : new Sort(field, !dir.equals("asc"));
     }
@@ -94,15 +93,15 @@ public final class ListQueryParser {
                 return e;
             }
         }
-        String allowed = type == JobStatus.class ? STATUSES : Arrays.toString(type.getEnumConstants());
-        errors.add(new FieldError(field, "unknown value; one of " + allowed));
+        String allowed = String.join(", ", Arrays.stream(type.getEnumConstants()).map(Enum::name).toList());
+        errors.add(FieldError.of(field, "field.one-of", allowed));
         return fallback;
     }
 
     private static String identifier(String raw, String field, List<FieldError> errors) {
         String v = blankToNull(raw);
         if (v != null && !IDENTIFIER.matcher(v).matches()) {
-            errors.add(new FieldError(field, "may contain letters, digits and . _ @ - only (max 128)"));
+            errors.add(FieldError.of(field, "list.identifier"));
             return null;
         }
         return v;
@@ -116,7 +115,7 @@ public final class ListQueryParser {
         try {
             return Instant.parse(v);
         } catch (DateTimeParseException e) {
-            errors.add(new FieldError(field, "must be an RFC 3339 UTC time such as 2026-01-31T08:00:00Z"));
+            errors.add(FieldError.of(field, "field.time"));
             return null;
         }
     }

@@ -31,7 +31,8 @@ public final class SpecDefaults {
         return new JobSpec(s.name(), s.project(), s.cluster(),
                 s.region() != null ? s.region() : cluster == null ? null : cluster.region(),
                 s.queue() != null ? s.queue()
-                        : cluster != null && !cluster.queues().isEmpty() ? cluster.queues().get(0) : rules.defaultQueue(),
+                        : cluster != null && !cluster.queues().isEmpty() ? cluster.queueNames().get(0)
+                        : rules.defaultQueue(),
                 s.priority() != null ? s.priority() : Priority.NORMAL, s.image(), or(s.command()), or(s.args()),
                 or(s.env()), s.workingDir(), s.replicas() != null ? s.replicas() : 1, r, volumes,
                 TagRules.normalise(s.tags()), s.visibility() != null ? s.visibility() : Visibility.PRIVATE,

@@ -38,48 +38,75 @@ public final class SpecValidator {
     public static void validate(JobSpec s, Caller caller, SpecRules rules) {
         List<FieldError> e = new ArrayList<>();
         if (s.name() == null || !NAME.matcher(s.name()).matches()) {
-            e.add(err("name", "required: 1-128 letters, digits, spaces, . _ - (starting with a letter or digit)"));
+            e.add(err("name", "spec.name"));
         }
         if (s.project() == null || !ListQueryParser.IDENTIFIER.matcher(s.project()).matches()) {
-            e.add(err("project", "required: a project group"));
+            e.add(err("project", "spec.project-required"));
         } else if (!caller.isAdmin() && !caller.inGroup(s.project())) {
-            e.add(err("project", "you are not a member of project group '" + s.project() + "'"));
+            e.add(err("project", "spec.project-member", s.project()));
         }
         SpecRules.ClusterInfo cluster = s.cluster() == null ? null : rules.clusters().get(s.cluster());
         if (cluster == null) {
-            e.add(err("cluster", "required: one of " + rules.clusters().keySet()));
+            e.add(err("cluster", "spec.cluster", String.join(", ", rules.clusters().keySet())));
         } else {
             if (s.region() != null && !s.region().equals(cluster.region())) {
-                e.add(err("region", "cluster '" + s.cluster() + "' is in region '" + cluster.region() + "'"));
+                e.add(err("region", "spec.region", s.cluster(), cluster.region()));
             }
-            if (s.queue() != null && !cluster.queues().isEmpty() && !cluster.queues().contains(s.queue())) {
-                e.add(err("queue", "not a resource pool of cluster '" + s.cluster() + "': " + cluster.queues()));
-            }
+            queue(s, cluster, e);
         }
         if (s.queue() != null && !ListQueryParser.IDENTIFIER.matcher(s.queue()).matches()) {
-            e.add(err("queue", "letters, digits and . _ @ - only"));
+            e.add(err("queue", "spec.identifier"));
         }
         if (s.image() == null || !IMAGE.matcher(s.image()).matches()) {
-            e.add(err("image", "required: an image reference such as registry/team/train:1.2"));
+            e.add(err("image", "spec.image"));
         }
         strings(s.command(), "command", 256, e);
         strings(s.args(), "args", 1024, e);
         env(s.env(), e);
         if (s.workingDir() != null && (!s.workingDir().startsWith("/") || s.workingDir().length() > 1024)) {
-            e.add(err("workingDir", "an absolute path"));
+            e.add(err("workingDir", "spec.working-dir"));
         }
         if (s.replicas() != null && (s.replicas() < 1 || s.replicas() > rules.maxReplicas())) {
-            e.add(err("replicas", "from 1 to " + rules.maxReplicas()));
+            e.add(err("replicas", "spec.range", 1, rules.maxReplicas()));
         }
         resources(s.resources(), rules, e);
         volumes(s.volumes(), caller, rules, e);
         rules.tags().check(s.tags(), "tags", e);
         if (s.maxRetries() != null && (s.maxRetries() < 0 || s.maxRetries() > rules.maxRetries())) {
-            e.add(err("maxRetries", "from 0 to " + rules.maxRetries()));
+            e.add(err("maxRetries", "spec.range", 0, rules.maxRetries()));
         }
         labels(s.labels(), e);
         if (!e.isEmpty()) {
-            throw ApiException.badRequest("the job spec has " + e.size() + " invalid field(s)", e);
+            throw ApiException.badRequest(e);
+        }
+    }
+
+    /**
+     * The queue must be one of the cluster's (any other string would become a queue and a metric label), open to
+     * the job's project, and the job must fit its GPU models and limits.
+     */
+    private static void queue(JobSpec s, SpecRules.ClusterInfo cluster, List<FieldError> e) {
+        if (s.queue() == null) {
+            return;
+        }
+        SpecRules.Queue q = cluster.queue(s.queue()).orElse(null);
+        if (q == null) {
+            e.add(err("queue", "spec.queue", s.cluster(), String.join(", ", cluster.queueNames())));
+            return;
+        }
+        if (s.project() != null && !q.openToProject(s.project())) {
+            e.add(err("queue", "spec.queue-project", s.queue(), s.project()));
+        }
+        int gpus = s.gpusPerReplicaOrZero();
+        String gpuType = s.resources() == null ? null : s.resources().gpuType();
+        if (gpus > 0 && gpuType != null && !q.gpuTypes().isEmpty() && !q.gpuTypes().contains(gpuType)) {
+            e.add(err("resources.gpuType", "spec.queue-gpu-type", s.queue(), String.join(", ", q.gpuTypes())));
+        }
+        if (q.maxGpusPerReplica() != null && gpus > q.maxGpusPerReplica()) {
+            e.add(err("resources.gpusPerReplica", "spec.queue-gpus-per-replica", s.queue(), q.maxGpusPerReplica()));
+        }
+        if (q.maxGpusPerJob() != null && (long) gpus * s.replicasOrOne() > q.maxGpusPerJob()) {
+            e.add(err("replicas", "spec.queue-gpus-per-job", s.queue(), q.maxGpusPerJob()));
         }
     }
 
@@ -94,16 +121,16 @@ public final class SpecValidator {
         }
         int gpus = r.gpusPerReplica() == null ? 0 : r.gpusPerReplica();
         if (gpus < 0 || gpus > rules.maxGpusPerReplica()) {
-            e.add(err("resources.gpusPerReplica", "from 0 to " + rules.maxGpusPerReplica()));
+            e.add(err("resources.gpusPerReplica", "spec.range", 0, rules.maxGpusPerReplica()));
         }
         if (gpus > 0 && (r.gpuType() == null || !ListQueryParser.IDENTIFIER.matcher(r.gpuType()).matches())) {
-            e.add(err("resources.gpuType", "required with GPUs: a GPU model such as A800"));
+            e.add(err("resources.gpuType", "spec.gpu-type"));
         }
         if (r.cpu() != null && !CPU.matcher(r.cpu()).matches()) {
-            e.add(err("resources.cpu", "a Kubernetes CPU quantity such as 8 or 500m"));
+            e.add(err("resources.cpu", "spec.cpu"));
         }
         if (r.memory() != null && !MEMORY.matcher(r.memory()).matches()) {
-            e.add(err("resources.memory", "a Kubernetes memory quantity such as 64Gi"));
+            e.add(err("resources.memory", "spec.memory"));
         }
     }
 
@@ -112,7 +139,7 @@ public final class SpecValidator {
             return;
         }
         if (volumes.size() > 32) {
-            e.add(err("volumes", "at most 32"));
+            e.add(err("volumes", "field.max-items", 32));
         }
         Set<String> names = new HashSet<>();
         Set<String> paths = new HashSet<>();
@@ -120,20 +147,20 @@ public final class SpecValidator {
             VolumeSpec v = volumes.get(i);
             String f = "volumes[" + i + "]";
             if (v == null) {
-                e.add(err(f, "must not be null"));
+                e.add(err(f, "field.required"));
                 continue;
             }
             if (v.name() == null || !DNS_LABEL.matcher(v.name()).matches() || !names.add(v.name())) {
-                e.add(err(f + ".name", "required, unique: lower-case letters, digits, - (max 63)"));
+                e.add(err(f + ".name", "spec.volume-name"));
             }
             if (v.claimName() == null || !DNS_NAME.matcher(v.claimName()).matches()) {
-                e.add(err(f + ".claimName", "required: the PersistentVolumeClaim to mount"));
+                e.add(err(f + ".claimName", "spec.volume-claim"));
             }
             if (v.mountPath() == null || !v.mountPath().startsWith("/") || !paths.add(v.mountPath())) {
-                e.add(err(f + ".mountPath", "required, unique: an absolute path"));
+                e.add(err(f + ".mountPath", "spec.volume-path"));
             }
             if (!mayMount(v, caller, rules)) {
-                e.add(err(f + ".project", "you may not mount volumes of project '" + v.project() + "'"));
+                e.add(err(f + ".project", "spec.volume-project", v.project()));
             }
         }
     }
@@ -143,11 +170,11 @@ public final class SpecValidator {
             return;
         }
         if (values.size() > max) {
-            e.add(err(field, "at most " + max + " items"));
+            e.add(err(field, "field.max-items", max));
         }
         for (int i = 0; i < values.size(); i++) {
             if (values.get(i) == null || values.get(i).length() > 8192) {
-                e.add(err(field + "[" + i + "]", "a string of at most 8192 characters"));
+                e.add(err(field + "[" + i + "]", "field.max-length", 8192));
             }
         }
     }
@@ -157,13 +184,13 @@ public final class SpecValidator {
             return;
         }
         if (env.size() > 200) {
-            e.add(err("env", "at most 200 variables"));
+            e.add(err("env", "field.max-items", 200));
         }
         env.forEach((k, v) -> {
             if (!ENV_KEY.matcher(k).matches()) {
-                e.add(err("env." + k, "not a valid variable name"));
+                e.add(err("env." + k, "spec.env-key"));
             } else if (v == null || v.length() > 32768) {
-                e.add(err("env." + k, "a string of at most 32768 characters"));
+                e.add(err("env." + k, "field.max-length", 32768));
             }
         });
     }
@@ -173,18 +200,18 @@ public final class SpecValidator {
             return;
         }
         if (labels.size() > 32) {
-            e.add(err("labels", "at most 32 labels"));
+            e.add(err("labels", "field.max-items", 32));
         }
         labels.forEach((k, v) -> {
             if (!LABEL_KEY.matcher(k).matches() || (k.startsWith("jobmon.io/") && !USER_LABELS.contains(k))) {
-                e.add(err("labels." + k, "not a valid label key (jobmon.io/ is reserved)"));
+                e.add(err("labels." + k, "spec.label-key"));
             } else if (v == null || v.length() > 63 || !LABEL_VALUE.matcher(v).matches()) {
-                e.add(err("labels." + k, "not a valid label value"));
+                e.add(err("labels." + k, "spec.label-value"));
             }
         });
     }
 
-    private static FieldError err(String field, String message) {
-        return new FieldError(field, message);
+    private static FieldError err(String field, String code, Object... args) {
+        return FieldError.of(field, code, args);
     }
 }

@@ -50,6 +50,7 @@ public final class StatusMachine {
         boolean changed = next != job.status() || !Objects.equals(event.reason(), job.reason()) && next == event.status();
         String reason = changed ? event.reason() : job.reason();
         String message = changed ? event.message() : job.message();
+        io.jobmon.contracts.i18n.Text messageText = changed ? event.messageText() : job.messageText();
         Instant started = job.startedAt() == null && next == JobStatus.RUNNING ? at : job.startedAt();
         Instant finished = next.isFinal() ? at : null;
         String failure = job.failureReason();
@@ -58,7 +59,7 @@ public final class StatusMachine {
         }
         Integer exit = event.exitCode() != null ? event.exitCode() : job.exitCode();
         StatusUpdate update = new StatusUpdate(job.id(), next, reason, message, exit, failure,
-                job.firstEventAt() == null ? at : job.firstEventAt(), started, finished, event.sequence());
+                job.firstEventAt() == null ? at : job.firstEventAt(), started, finished, event.sequence(), messageText);
         return new Decision(changed ? Effect.CHANGE : Effect.TRACK, update);
     }
 

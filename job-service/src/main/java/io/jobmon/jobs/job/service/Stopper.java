@@ -1,6 +1,10 @@
 package io.jobmon.jobs.job.service;
 
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Locales;
+import io.jobmon.contracts.i18n.Text;
+import io.jobmon.contracts.i18n.Texts;
 import io.jobmon.jobs.job.model.JobRecord;
 import io.jobmon.jobs.job.model.TransitionRecord;
 import io.jobmon.jobs.job.repository.JobRepository;
@@ -28,26 +32,34 @@ public class Stopper {
     private final TransitionRepository transitions;
     private final OutboxWriter outbox;
     private final Workloads workloads;
+    private final Texts english;
 
-    public Stopper(JobRepository jobs, TransitionRepository transitions, OutboxWriter outbox, Workloads workloads) {
+    public Stopper(JobRepository jobs, TransitionRepository transitions, OutboxWriter outbox, Workloads workloads,
+            I18n i18n) {
         this.jobs = jobs;
         this.transitions = transitions;
         this.outbox = outbox;
         this.workloads = workloads;
+        this.english = i18n.texts(Locales.EN);
     }
 
-    /** Records the stop in the caller's transaction (the job must be locked and stoppable); returns the new status. */
-    public Uni<JobStatus> record(SqlClient tx, JobRecord job, String reason, String message, String source) {
+    /**
+     * Records the stop in the caller's transaction (the job must be locked and stoppable); returns the new status.
+     *
+     * @param text the message, a catalogue key rendered in each reader's language
+     */
+    public Uni<JobStatus> record(SqlClient tx, JobRecord job, String reason, Text text, String source) {
         if (job.status() == JobStatus.STOPPING) {
             return Uni.createFrom().item(JobStatus.STOPPING);
         }
         JobStatus next = StatusMachine.stopTarget(job.status());
         Instant now = Instant.now();
+        String message = english.text(text);
         StatusUpdate u = new StatusUpdate(job.id(), next, reason, message, job.exitCode(), job.failureReason(),
-                job.firstEventAt(), job.startedAt(), next.isFinal() ? now : null, job.lastSequence());
+                job.firstEventAt(), job.startedAt(), next.isFinal() ? now : null, job.lastSequence(), text);
         return jobs.updateStatus(tx, u)
-                .chain(x -> transitions.insert(tx, new TransitionRecord(job.id(), next, reason, message, null, now,
-                        source, null)))
+                .chain(x -> transitions.insert(tx, new TransitionRecord(job.id(), next, reason, message, text, null,
+                        now, source, null)))
                 .chain(x -> outbox.changed(tx, job.id()))
                 .replaceWith(next);
     }
@@ -66,11 +78,13 @@ public class Stopper {
             return Uni.createFrom().voidItem();
         }
         Instant now = Instant.now();
-        String message = "no word from the cluster within the stop grace period";
+        Text text = Text.of("job.message.stop-grace");
+        String message = english.text(text);
         return jobs.updateStatus(tx, new StatusUpdate(job.id(), JobStatus.STOPPED, job.reason(), message,
-                        job.exitCode(), job.failureReason(), job.firstEventAt(), job.startedAt(), now, job.lastSequence()))
+                        job.exitCode(), job.failureReason(), job.firstEventAt(), job.startedAt(), now, job.lastSequence(),
+                        text))
                 .chain(x -> transitions.insert(tx, new TransitionRecord(job.id(), JobStatus.STOPPED, job.reason(),
-                        message, null, now, TransitionRecord.SYSTEM, null)))
+                        message, text, null, now, TransitionRecord.SYSTEM, null)))
                 .chain(x -> outbox.changed(tx, job.id()));
     }
 }

@@ -2,6 +2,7 @@ package io.jobmon.jobs.job.service;
 
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.Permission;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.jobs.job.model.JobRecord;
 import io.jobmon.jobs.job.model.JobSpec;
@@ -21,7 +22,7 @@ public class SubmitService {
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,128}");
 
     /** A created job, whether it was created by this call ({@code replayed} false) or by an earlier one. */
-    public record Created(JobRecord job, boolean replayed, List<String> warnings) {
+    public record Created(JobRecord job, boolean replayed, List<Text> warnings) {
     }
 
     private final Pool pool;
@@ -40,10 +41,10 @@ public class SubmitService {
     public Uni<Created> submit(Caller caller, JobSpec raw, String idempotencyKey) {
         Access.requireTenant(caller);
         if (raw == null) {
-            throw ApiException.badRequest("body", "a job spec is required");
+            throw ApiException.invalid("body", "action.body-required");
         }
         if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
-            throw ApiException.badRequest("Idempotency-Key", "1-128 visible ASCII characters");
+            throw ApiException.invalid("Idempotency-Key", "action.idempotency-key");
         }
         JobSpec spec = SpecDefaults.apply(raw, rules);
         Uni<java.util.Optional<JobRecord>> earlier = idempotencyKey == null
@@ -70,18 +71,17 @@ public class SubmitService {
     public Uni<Created> cloneJob(Caller caller, String id, JobSpec overrides) {
         Access.requireTenant(caller);
         return jobs.find(pool, id).chain(found -> {
-            JobRecord source = Access.require(caller, found, Permission.CLONE);
+            JobRecord source = Access.require(caller, id, found, Permission.CLONE);
             JobSpec merged = SpecDefaults.merge(source.spec(), overrides);
-            List<String> warnings = new java.util.ArrayList<>();
+            List<Text> warnings = new java.util.ArrayList<>();
             if (overrides == null || overrides.volumes() == null) {
                 List<JobSpec.VolumeSpec> kept = new java.util.ArrayList<>();
                 for (JobSpec.VolumeSpec v : merged.volumes()) {
                     if (SpecValidator.mayMount(v, caller, rules)) {
                         kept.add(v);
                     } else {
-                        warnings.add("volume '" + v.name() + "' (claim " + v.claimName() + " of project " + v.project()
-                                + ") was dropped: you may not mount it; check paths under " + v.mountPath()
-                                + " in the command");
+                        warnings.add(Text.of("clone.volume-dropped", v.name(), v.claimName(), v.project(),
+                                v.mountPath()));
                     }
                 }
                 merged = SpecDefaults.merge(merged, new JobSpec(null, null, null, null, null, null, null, null, null,
@@ -100,8 +100,7 @@ public class SubmitService {
      */
     private static Created replay(JobRecord earlier, JobSpec spec, String key) {
         if (earlier.spec() != null && !earlier.spec().equals(spec)) {
-            throw ApiException.unprocessable("Idempotency-Key '" + key + "' was used for job " + earlier.id()
-                    + " with a different spec; use a new key for a new job");
+            throw ApiException.unprocessable(Text.of("job.unprocessable.idempotency", key, earlier.id()));
         }
         return new Created(earlier, true, List.of());
     }

@@ -25,16 +25,16 @@ public final class TagRules {
             return;
         }
         if (tags.size() > maxCount) {
-            errors.add(new FieldError(field, "at most " + maxCount + " tags"));
+            errors.add(FieldError.of(field, "tag.max-count", maxCount));
         }
         for (int i = 0; i < tags.size(); i++) {
             String t = tags.get(i);
             if (t == null || t.isBlank()) {
-                errors.add(new FieldError(field + "[" + i + "]", "must not be empty"));
+                errors.add(FieldError.of(field + "[" + i + "]", "tag.empty"));
             } else if (t.length() > maxLength) {
-                errors.add(new FieldError(field + "[" + i + "]", "at most " + maxLength + " characters"));
+                errors.add(FieldError.of(field + "[" + i + "]", "field.max-length", maxLength));
             } else if (!pattern.matcher(t).matches()) {
-                errors.add(new FieldError(field + "[" + i + "]", "may contain letters, digits and _ . - only"));
+                errors.add(FieldError.of(field + "[" + i + "]", "tag.pattern"));
             }
         }
     }

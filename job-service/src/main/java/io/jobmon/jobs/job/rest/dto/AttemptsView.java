@@ -5,6 +5,7 @@ import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.jobs.job.model.AttemptCause;
 import java.time.Instant;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The fault-tolerance chain of a job: every attempt with its cause, the retry limit, and the commands automatic
@@ -20,8 +21,15 @@ public record AttemptsView(String rootId, boolean supportsRestart, boolean autoF
             Instant finishedAt) {
     }
 
+    /**
+     * A command of automatic fault handling and what came of it.
+     *
+     * @param detail why it was refused or what it did, in the reader's language
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Command(String commandId, String jobId, String kind, List<String> diagnosisIds, String reason,
-            String outcome, String detail, String newJobId, Instant receivedAt) {
+    public record Command(String commandId, String jobId, @Schema(enumeration = {"RESTART", "TERMINATE"}) String kind,
+            List<String> diagnosisIds, String reason,
+            @Schema(enumeration = {"RECEIVED", "EXECUTED", "REFUSED"}) String outcome, String detail, String newJobId,
+            Instant receivedAt) {
     }
 }

@@ -9,20 +9,28 @@ import io.jobmon.jobs.job.model.Priority;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * One job: its spec, status with reason and message, failure reason, live queue and run time, GPUs, pods by phase,
- * tags, shares, visibility, retry information, and (on create) warnings such as dropped volumes.
+ * tags, shares, visibility, retry information, and (on create) warnings such as dropped volumes. Texts follow the
+ * reader's language as in {@link JobRow}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Schema(requiredProperties = {"id", "name", "owner", "tenant", "project", "cluster", "region", "queue", "priority",
+        "status", "statusText", "gpu", "gpuCount", "submittedAt", "updatedAt", "queueSeconds", "queueTime",
+        "runSeconds", "runTime", "pods", "tags", "shares", "visibility", "retry", "spec", "version"})
 public record JobDetail(String id, String name, String owner, String tenant, String project, String cluster,
-        String region, String namespace, String queue, Priority priority, JobStatus status, String subState,
-        String reason, String message, String failureReason, String failureDiagnosisId, Integer exitCode, String gpu,
-        int gpuCount, Instant submittedAt, Instant startedAt, Instant finishedAt, long queueSeconds, String queueTime,
-        long runSeconds, String runTime, Pods pods, List<String> tags, List<String> shares, Visibility visibility,
-        Retry retry, JobSpec spec, long version, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+        String region, String namespace, String queue, Priority priority, JobStatus status, String statusText,
+        @Schema(enumeration = {"RETRYING", "RESTARTING"}) String subState, String reason, String reasonCode,
+        String reasonExplanation, String message, String failureReason, String failureReasonCode,
+        String failureDiagnosisId, Integer exitCode, String gpu, int gpuCount, Instant submittedAt, Instant startedAt,
+        Instant finishedAt, Instant updatedAt, long queueSeconds, String queueTime, long runSeconds, String runTime,
+        Pods pods, List<String> tags, List<String> shares, Visibility visibility, Retry retry, JobSpec spec,
+        long version, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
 
     /** Pods by phase. */
+    @Schema(requiredProperties = {"total", "byPhase"})
     public record Pods(int total, Map<String, Integer> byPhase) {
     }
 
@@ -32,6 +40,8 @@ public record JobDetail(String id, String name, String owner, String tenant, Str
      * @param retriesUsed automatic restarts the chain has used
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(requiredProperties = {"rootId", "attempt", "cause", "supportsRestart", "autoFaultHandling", "maxRetries",
+            "retriesUsed"})
     public record Retry(String rootId, int attempt, AttemptCause cause, String diagnosisId, String previousId,
             String clonedFrom, boolean supportsRestart, boolean autoFaultHandling, int maxRetries, int retriesUsed) {
     }

@@ -6,17 +6,29 @@ import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.jobs.job.model.Priority;
 import java.time.Instant;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
- * A row of the job list: what the job-monitor page shows. Queue and run time are live for unfinished jobs, in
- * seconds and in a human form ({@code 2h 13m}); {@code gpu} is the GPUs the job holds ({@code 2*A800}).
+ * A row of the job list: what the job-monitor page (作业监控) shows. Queue and run time are live for unfinished
+ * jobs, in seconds and in a human form in the reader's language ({@code 2h 13m}, {@code 2小时13分钟}); {@code gpu}
+ * is the GPUs the job holds ({@code 2*A800}).
  *
- * @param subState {@code RETRYING} for an automatic attempt that is not running yet, else absent
+ * @param statusText the status in the reader's language ({@code 运行中}); {@code status} is for code
+ * @param subState {@code RETRYING} for an automatic attempt that is not running yet, {@code RESTARTING}; else absent
+ * @param reason the machine-readable cause (Kubernetes' or jobmon's: {@code ImagePullBackOff}, {@code Submitted})
+ * @param reasonCode the cause's stable jobmon code ({@code image-pull-failed}), absent for an unknown reason
+ * @param reasonExplanation one line on what the cause means, in the reader's language
+ * @param message Kubernetes' own message verbatim, or jobmon's in the reader's language
+ * @param updatedAt the last change of the job or of one of its pods
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Schema(requiredProperties = {"id", "name", "owner", "project", "cluster", "region", "queue", "status", "statusText",
+        "priority", "gpu", "gpuCount", "submittedAt", "updatedAt", "queueSeconds", "queueTime", "runSeconds", "runTime",
+        "tags", "visibility", "attempt"})
 public record JobRow(String id, String name, String owner, String project, String cluster, String region,
-        String queue, JobStatus status, String subState, String reason, String message, Priority priority,
-        String gpu, int gpuCount, Instant submittedAt, Instant startedAt, Instant finishedAt, long queueSeconds,
-        String queueTime, long runSeconds, String runTime, String failureReason, List<String> tags,
-        Visibility visibility, int attempt) {
+        String queue, JobStatus status, String statusText, @Schema(enumeration = {"RETRYING", "RESTARTING"})
+        String subState, String reason, String reasonCode, String reasonExplanation, String message,
+        Priority priority, String gpu, int gpuCount, Instant submittedAt, Instant startedAt, Instant finishedAt,
+        Instant updatedAt, long queueSeconds, String queueTime, long runSeconds, String runTime, String failureReason,
+        List<String> tags, Visibility visibility, int attempt) {
 }

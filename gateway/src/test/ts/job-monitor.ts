@@ -1,0 +1,90 @@
+// What a frontend builds from the generated types alone (openapi-typescript output in ./schema.d.ts): the
+// job-monitor table (作业监控), the submit form's lookups, a submission, the share dialog and a problem.
+import type { components, paths } from "./schema";
+
+type Schemas = components["schemas"];
+type JobRow = Schemas["JobRow"];
+type ListQuery = NonNullable<paths["/api/v1/jobs"]["get"]["parameters"]["query"]>;
+type ListPage = paths["/api/v1/jobs"]["get"]["responses"][200]["content"]["application/json"];
+type Created = paths["/api/v1/jobs"]["post"]["responses"][201]["content"]["application/json"];
+type Spec = paths["/api/v1/jobs"]["post"]["requestBody"]["content"]["application/json"];
+type NotFound = paths["/api/v1/jobs/{id}"]["get"]["responses"][404]["content"]["application/problem+json"];
+type Pods = paths["/api/v1/jobs/{id}/pods"]["get"]["responses"][200]["content"]["application/json"];
+type Timeline = paths["/api/v1/jobs/{id}/timeline"]["get"]["responses"][200]["content"]["application/json"];
+type Clusters = paths["/api/v1/clusters"]["get"]["responses"][200]["content"]["application/json"];
+type Users = paths["/api/v1/users"]["get"]["responses"][200]["content"]["application/json"];
+type Events = paths["/api/v1/jobs/{id}/events"]["get"]["responses"][200]["content"]["application/json"];
+type Me = paths["/api/v1/me"]["get"]["responses"][200]["content"]["application/json"];
+
+export const viewAll: ListQuery = { scope: "project", status: ["RUNNING", "QUEUED"], sort: "queueSeconds:desc", limit: 50 };
+
+/** One row of the table: 作业 ID, 状态, 排队时长, 运行时长, GPU 占用, 失败原因, 提交时间, 更新时间. */
+export function cells(row: JobRow): string[] {
+    const why = row.reasonCode ? `${row.reason}: ${row.reasonExplanation ?? ""}` : (row.message ?? "");
+    return [row.id, row.statusText, row.queueTime, row.runTime, row.gpu, row.failureReason ?? why,
+        row.submittedAt, row.updatedAt];
+}
+
+export function table(page: ListPage): string[][] {
+    return page.items.map(cells);
+}
+
+export const spec: Spec = { name: "bert-large", project: "project-nlp", cluster: "gpu-a", image: "reg/nlp/bert:1",
+    queue: "gpu-prod", resources: { gpuType: "A800", gpusPerReplica: 8 }, replicas: 2 };
+
+export function location(job: Created): string {
+    return `/api/v1/jobs/${job.id}`;
+}
+
+export function restarts(pods: Pods): number {
+    return pods.items.flatMap(p => p.containers).reduce((n, c) => n + c.restartCount, 0);
+}
+
+export function lastEntry(t: Timeline): string | undefined {
+    return t.items.at(-1)?.statusText;
+}
+
+export function queueNames(c: Clusters): string[] {
+    return c.items.flatMap(cl => cl.queues.filter(q => q.mayUse).map(q => `${cl.name}/${q.name}`));
+}
+
+export function suggestions(u: Users): string[] {
+    return u.items.map(x => x.name);
+}
+
+export function warnings(e: Events): number {
+    return e.items.filter(x => x.type === "Warning").length;
+}
+
+export function explain(p: NotFound): string {
+    return `${p.title}: ${p.detail ?? ""} (${p.type}, ${p.errors?.map(e => e.field).join(", ") ?? ""})`;
+}
+
+export function isAdmin(me: Me): boolean {
+    return me.admin;
+}
+
+// The detail page's other tabs: logs (log-service), GPU charts (metrics-service), diagnoses (diagnosis-service).
+type LogPage = paths["/api/v1/jobs/{id}/logs"]["get"]["responses"][200]["content"]["application/json"];
+type LogQuery = NonNullable<paths["/api/v1/jobs/{id}/logs"]["get"]["parameters"]["query"]>;
+type Chart = paths["/api/v1/jobs/{id}/metrics"]["get"]["responses"][200]["content"]["application/json"];
+type Diagnoses = paths["/api/v1/jobs/{id}/diagnoses"]["get"]["responses"][200]["content"]["application/json"];
+type Gone = paths["/api/v1/jobs/{id}/logs"]["get"]["responses"][410]["content"]["application/problem+json"];
+
+export const lastLines: LogQuery = { tail: "100", type: "user" };
+
+export function logText(page: LogPage): string {
+    return page.items.map(l => `${l.time} [${l.pod ?? l.node ?? ""}] ${l.line}`).join("\n");
+}
+
+export function seriesCount(chart: Chart): number {
+    return Object.keys(chart).length;
+}
+
+export function diagnosisStates(d: Diagnoses): string[] {
+    return d.items.map(x => `${x.status} ${x.trigger}`);
+}
+
+export function expired(p: Gone): string {
+    return p.detail ?? p.title;
+}
