@@ -35,7 +35,9 @@ class EnvCoverageTest {
     /** Variables a service may go without, and why. */
     private static final Map<String, String> OPTIONAL = Map.of(
             "JOBMON_DIAGNOSIS_CLIENT_SECRET", "read only when JOBMON_DIAGNOSIS_SERVICE_ACCOUNT=true; the chart then sets"
-                    + " it from oidc.diagnosisClient.existingSecret (diagnosisClientSecretComesFromItsSecret)");
+                    + " it from oidc.diagnosisClient.existingSecret (diagnosisClientSecretComesFromItsSecret)",
+            "JOBMON_ANALYZE_MEMORY_BUDGET", "unset: 60 % of the heap, which follows the pod's memory limit"
+                    + " (-XX:MaxRAMPercentage); set it through the service's env to pin a size");
 
     static List<Rendered> values() {
         return Rendered.both();

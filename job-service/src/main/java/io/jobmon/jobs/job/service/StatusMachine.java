@@ -43,7 +43,7 @@ public final class StatusMachine {
             // end after the first one that failed the job): they are kept, and the sequence moves on.
             return new Decision(Effect.TRACK, new StatusUpdate(job.id(), job.status(), job.reason(), job.message(),
                     job.exitCode(), job.failureReason(), job.firstEventAt(), job.startedAt(), job.finishedAt(),
-                    event.sequence()));
+                    event.sequence(), job.messageText()));
         }
         JobStatus next = target(job.status(), event.status());
         Instant at = event.time();
