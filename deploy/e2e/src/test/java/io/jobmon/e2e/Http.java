@@ -27,10 +27,15 @@ final class Http {
     }
 
     static HttpResponse<String> get(String url, String bearer) {
+        return get(url, bearer, Map.of());
+    }
+
+    static HttpResponse<String> get(String url, String bearer, Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET();
         if (bearer != null) {
             b.header("Authorization", "Bearer " + bearer);
         }
+        headers.forEach(b::header);
         return send(b.build());
     }
 

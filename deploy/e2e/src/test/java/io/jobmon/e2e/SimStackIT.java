@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLEncoder;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,6 +88,15 @@ class SimStackIT {
                 Duration.ofMinutes(2));
         assertTrue(List.of("QUEUED", "PENDING").contains(queued.path("status").asText()), queued.toString());
         assertTrue(queued.path("message").asText().contains("Insufficient nvidia.com/gpu"), queued.toString());
+        // The console is Chinese first: the same job in zh-CN has its status and the reason's explanation in Chinese,
+        // the scheduler's own message verbatim.
+        HttpResponse<String> zh = Http.get(stack.gateway() + "/api/v1/jobs/" + waiting, client.token("bob"),
+                Map.of("Accept-Language", "zh-CN"));
+        assertEquals(200, zh.statusCode(), zh.body());
+        JsonNode inChinese = Http.json(zh);
+        assertTrue(inChinese.path("statusText").asText().matches(".*\\p{IsHan}.*"), zh.body());
+        assertTrue(inChinese.path("reasonExplanation").asText().matches(".*\\p{IsHan}.*"), zh.body());
+        assertTrue(inChinese.path("message").asText().contains("Insufficient nvidia.com/gpu"), zh.body());
 
         client.post("alice", "/api/v1/jobs/" + filler + "/stop", Map.of()).require("stop");
         await("alice", filler, j -> "STOPPED".equals(j.path("status").asText()), Duration.ofMinutes(2));
