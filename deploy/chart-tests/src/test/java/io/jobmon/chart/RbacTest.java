@@ -39,7 +39,8 @@ class RbacTest {
                 "batch/jobs:get", "batch/jobs:list", "batch/jobs:watch"), grants(role.getRules()));
         assertBoundTo(r, role, INGEST);
         ClusterRole nodes = r.all(ClusterRole.class).get(0);
-        assertEquals(Set.of("/nodes:get", "/nodes:list", "/nodes:watch"), grants(nodes.getRules()));
+        assertEquals(Set.of("/nodes:get", "/nodes:list", "/nodes:watch", "/events:list", "/events:watch"),
+                grants(nodes.getRules()), "nodes, and the events about them in any namespace (NodeEventWatcher)");
         ClusterRoleBinding binding = r.all(ClusterRoleBinding.class).get(0);
         assertEquals(nodes.getMetadata().getName(), binding.getRoleRef().getName());
         assertEquals(INGEST, binding.getSubjects().get(0).getName());
