@@ -74,6 +74,28 @@ class AutoFaultHandlingTest {
     }
 
     @Test
+    void twoConsecutiveTerminateDiagnosesOfARunningJobStopItWithOneCommand() {
+        // A running job whose worker keeps dying of CUDA OOM (restarted by its pod, so the job stays RUNNING):
+        // restarting cannot help, the batch size must change.
+        String job = Jobs.newId("cudaoom");
+        EvidenceServer.serve(job, Samples.recent("008-gpu_oom.json", job, Instant.now()));
+        Jobs.job(job).autoFault(true, 0, 3).publish();
+
+        List<ConsumerRecord<String, String>> commands = KafkaTestClient.await(Topics.JOB_COMMANDS,
+                r -> job.equals(r.key()), 1, Duration.ofSeconds(90));
+        assertEquals(1, commands.size(), "a command for " + job);
+        CloudEvent<JobCommand> command = CloudEvents.decode(commands.get(0).value(), JobCommand.class);
+        assertEquals(JobCommand.Kind.TERMINATE, command.data().command());
+        assertEquals(2, command.data().diagnosisIds().size());
+        for (String id : command.data().diagnosisIds()) {
+            JsonPath d = Diagnoses.awaitFinished(Tokens.alice(), id);
+            assertEquals("PERIODIC", d.getString("trigger"));
+            assertEquals("TERMINATE", d.getString("result.action"));
+        }
+        assertEquals(List.of("COMMANDED:" + String.join(",", command.data().diagnosisIds())), actions(job));
+    }
+
+    @Test
     void aRestartBeyondTheRetryLimitIsNotPublishedAndTheReasonIsRecorded() {
         String job = Jobs.newId("nomore");
         EvidenceServer.serve(job, Samples.recent("017-training_hang.json", job, Instant.now()));
