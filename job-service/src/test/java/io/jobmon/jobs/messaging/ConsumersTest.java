@@ -108,7 +108,7 @@ class ConsumersTest {
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then().body("status", equalTo("FAILED"))
                 .body("reason", equalTo("Error")).body("exitCode", equalTo(1));
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/timeline").then()
-                .body("status", contains("PENDING", "RUNNING", "FAILED"));
+                .body("items.status", contains("PENDING", "RUNNING", "FAILED"));
     }
 
     @Test
