@@ -134,6 +134,11 @@ class SimStackIT {
         JsonNode diagnosis = awaitDiagnosis("bob", job);
         assertEquals("JOB_FAILED", diagnosis.path("trigger").asText(), diagnosis.toString());
         assertEquals("CONTAINER_OOM", diagnosis.at("/result/category").asText(), diagnosis.toString());
+        // Nobody's token was involved: diagnosis-service read the job's lines and GPU series with its own identity.
+        JsonNode missing = diagnosis.path("missingSources");
+        assertTrue(missing.isMissingNode() || missing.isEmpty(), diagnosis.toString());
+        assertTrue(diagnosis.at("/evidenceRead/logs/window").asInt() > 0, diagnosis.toString());
+        assertTrue(diagnosis.at("/evidenceRead/metrics/series").asInt() > 0, diagnosis.toString());
     }
 
     @Test
