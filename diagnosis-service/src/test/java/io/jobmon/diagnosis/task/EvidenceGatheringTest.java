@@ -58,8 +58,9 @@ class EvidenceGatheringTest {
         String id = Diagnoses.ask(token, job, "{}");
         JsonPath d = Diagnoses.awaitFinished(token, id);
         assertEquals("DONE", d.getString("status"));
-        assertEquals(windowFrom.toString(), d.getString("window.from"), "the last 30 minutes of the run, by default");
-        assertEquals(windowTo.toString(), d.getString("window.to"));
+        assertEquals(windowFrom, Instant.parse(d.getString("window.from")),
+                "the last 30 minutes of the run, by default");
+        assertEquals(windowTo, Instant.parse(d.getString("window.to")));
         assertEquals(List.of(), d.getList("missingSources"));
         assertEquals("GPU_HARDWARE_FAULT", d.getString("result.category"), d.prettify());
         assertTrue(d.getList("result.evidence.text", String.class).stream().anyMatch(t -> t.contains("Xid")),
