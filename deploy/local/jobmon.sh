@@ -354,23 +354,25 @@ cmd_replay() {
 
 cmd_test() {
   cd "$ROOT"
-  ensure_prometheus_tools
+  ensure_test_tools
   exec "${MVN[@]}" -B verify "$@"
 }
 
 # deploy/chart-tests checks the alert rules with promtool and the Alertmanager configuration with amtool (Debian's
-# prometheus and prometheus-alertmanager packages). Install what is missing; without root or apt the tests fail
-# and name the package.
-ensure_prometheus_tools() {
+# prometheus and prometheus-alertmanager packages); the gateway's TypeScriptClientTest compiles a client generated
+# from the merged OpenAPI document with Node.js and npm. Install what is missing; without root or apt the tests
+# fail and name the package.
+ensure_test_tools() {
   local missing=()
   command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
   command -v amtool >/dev/null 2>&1 || missing+=(prometheus-alertmanager)
+  command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
   [[ ${#missing[@]} -eq 0 ]] && return 0
   if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
-    warn "${missing[*]} not installed (promtool/amtool) and no root apt-get here: the monitoring tests will fail"
+    warn "${missing[*]} not installed (promtool/amtool/npm) and no root apt-get here: the tests needing them will fail"
     return 0
   fi
-  say "installing ${missing[*]} (promtool, amtool) with apt-get"
+  say "installing ${missing[*]} (promtool, amtool, npm) with apt-get"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
