@@ -289,8 +289,8 @@ jobmon.clusters.sim.type=kubernetes
 jobmon.clusters.sim.region=local
 jobmon.clusters.sim.kubeconfig=$SIM_STATE/kubeconfig
 jobmon.clusters.sim.namespace=$SIM_NAMESPACE
-# Its queues (resource pools): a spec names one of them, or gets the cluster's first.
-jobmon.clusters.sim.pools.default.gpu-types=A800,H100
+# Its queues (resource pools): a spec names one of them, or gets 'default' (any GPU model: replayed bundles come from
+# other platforms' GPUs; the sim places pods by GPU count).
 jobmon.clusters.sim.pools.default.description=every GPU of the sim cluster
 jobmon.clusters.sim.pools.nlp-train.gpu-types=A800,H100
 jobmon.clusters.sim.pools.nlp-train.description=NLP training

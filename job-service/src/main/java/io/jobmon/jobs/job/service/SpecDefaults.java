@@ -30,9 +30,7 @@ public final class SpecDefaults {
                 .toList();
         return new JobSpec(s.name(), s.project(), s.cluster(),
                 s.region() != null ? s.region() : cluster == null ? null : cluster.region(),
-                s.queue() != null ? s.queue()
-                        : cluster != null && !cluster.queues().isEmpty() ? cluster.queueNames().get(0)
-                        : rules.defaultQueue(),
+                s.queue() != null ? s.queue() : defaultQueue(cluster, rules.defaultQueue()),
                 s.priority() != null ? s.priority() : Priority.NORMAL, s.image(), or(s.command()), or(s.args()),
                 or(s.env()), s.workingDir(), s.replicas() != null ? s.replicas() : 1, r, volumes,
                 TagRules.normalise(s.tags()), s.visibility() != null ? s.visibility() : Visibility.PRIVATE,
@@ -74,5 +72,13 @@ public final class SpecDefaults {
 
     private static <K, V> Map<K, V> or(Map<K, V> v) {
         return v == null ? Map.of() : v;
+    }
+
+    /** The cluster's queue named {@code jobmon.jobs.default-queue} if it has one, else its first (none: that name). */
+    static String defaultQueue(SpecRules.ClusterInfo cluster, String configured) {
+        if (cluster == null || cluster.queues().isEmpty() || cluster.queueNames().contains(configured)) {
+            return configured;
+        }
+        return cluster.queueNames().get(0);
     }
 }
