@@ -28,7 +28,7 @@ public class SummaryService {
     }
 
     /** Per GPU: minute averages of utilisation and the peaks. */
-    private static final class Gpu {
+    static final class Gpu {
         String pod;
         double utilSum;
         double minutes;
@@ -97,6 +97,14 @@ public class SummaryService {
         return g;
     }
 
+    /** The larger of two figures either of which may be unknown (a nested ?: would unbox a null). */
+    static Double max(Double a, Double b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null ? a : Double.valueOf(Math.max(a, b));
+    }
+
     /** @param allocated GPUs the job asked for (0: count the GPUs seen and the time they were seen) */
     static Summary.Pod figures(String pod, List<Gpu> gpus, int allocated, double runHours) {
         double util = 0;
@@ -108,8 +116,8 @@ public class SummaryService {
             util += g.utilSum;
             minutes += g.minutes;
             idle += g.idleMinutes;
-            peak = g.peakUtil == null ? peak : peak == null ? g.peakUtil : Math.max(peak, g.peakUtil);
-            mem = g.peakMem == null ? mem : mem == null ? g.peakMem : Math.max(mem, g.peakMem);
+            peak = max(peak, g.peakUtil);
+            mem = max(mem, g.peakMem);
         }
         double gpuHours = allocated > 0 ? allocated * runHours : minutes / 60;
         return new Summary.Pod(pod, gpus.size(), minutes == 0 ? null : ChartEngine.round(util / minutes), peak, mem,

@@ -94,4 +94,24 @@ class ChartLogicTest {
         assertTrue(json.contains("\"final\":true"), json);
         assertEquals(s, io.jobmon.contracts.events.CloudEvents.MAPPER.readValue(json, Summary.class));
     }
+
+    @Test
+    void aSummaryOverGpusOfWhichSomeHaveNoMemorySeriesTakesThePeaksOfThoseThatHave() {
+        SummaryService.Gpu withMemory = new SummaryService.Gpu();
+        withMemory.utilSum = 80 * 60;
+        withMemory.minutes = 60;
+        withMemory.peakUtil = 95.0;
+        withMemory.peakMem = 40_000.0;
+        SummaryService.Gpu utilOnly = new SummaryService.Gpu();
+        utilOnly.utilSum = 20 * 60;
+        utilOnly.minutes = 60;
+        utilOnly.peakUtil = 30.0;
+        for (List<SummaryService.Gpu> order : List.of(List.of(utilOnly, withMemory), List.of(withMemory, utilOnly))) {
+            Summary.Pod all = SummaryService.figures(null, order, 2, 1.0);
+            assertEquals(95.0, all.peakGpuUtil());
+            assertEquals(40_000.0, all.peakGpuMemMiB());
+            assertEquals(50.0, all.avgGpuUtil());
+        }
+        assertEquals(null, SummaryService.figures("p", List.of(utilOnly), 0, 1.0).peakGpuMemMiB());
+    }
 }

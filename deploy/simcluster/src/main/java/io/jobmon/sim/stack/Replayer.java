@@ -105,7 +105,7 @@ public final class Replayer {
 
     /**
      * Until every section shows what was played (pods known to job-service, the user lines in log-service, events if
-     * any, every metric sample scraped) and the counts and the job's status stay the same for two polls.
+     * any, every metric sample scraped and charted) and the counts and the job's status stay the same for two polls.
      */
     private JsonNode awaitIngested(String jobId, JsonNode bundle, JsonNode played, Duration shift) {
         int pods = played.path("pods").size();
@@ -115,6 +115,9 @@ public final class Replayer {
         }
         boolean events = played.path("events").asInt() > 0;
         String since = earliest(bundle, shift).toString();
+        Instant lastSample = lastSample(bundle, shift);
+        String charts = lastSample == null ? null : chartQuery(bundle, lastSample.minus(Duration.ofMinutes(5)));
+        int[] steadyPolls = {0};
         long minLines = userLines;
         String[] last = {null};
         JsonNode[] job = {null};
@@ -134,15 +137,71 @@ public final class Replayer {
                     .path("pendingSamples").asInt();
             // job-service learns a job's pods from event-ingest's status changes only: pods that appear or change
             // while the job's status stays the same (the second pod of a running gang) may never reach it.
+            // A scraped sample reaches the chart through Kafka and metrics-service's batch writer: the diagnosis is
+            // asked once the job's chart shows the bundle's last sample time, or (series that are not the job's: no
+            // pod label, another node) after everything else has stood still for 30 s.
+            Instant[] latest = {null};
+            long points = charts == null ? 0 : chartPoints(stack.get(user, "/api/v1/jobs/" + jobId + "/metrics?" + charts)
+                    .require("metrics"), latest);
             boolean complete = podsSeen >= Math.min(pods, 1) && lines >= minLines && (!events || eventsSeen > 0)
                     && pending == 0;
-            String now = podsSeen + "/" + eventsSeen + "/" + lines + "/" + job[0].path("status").asText() + "/"
-                    + job[0].path("reason").asText();
+            String now = podsSeen + "/" + eventsSeen + "/" + lines + "/" + points + "/" + job[0].path("status").asText()
+                    + "/" + job[0].path("reason").asText();
             boolean steady = now.equals(last[0]);
             last[0] = now;
-            return complete && steady;
+            steadyPolls[0] = complete && steady ? steadyPolls[0] + 1 : 0;
+            boolean metricsIn = charts == null || latest[0] != null && !latest[0].isBefore(lastSample.minusSeconds(30))
+                    || steadyPolls[0] >= 10;
+            return complete && steady && metricsIn;
         });
         return job[0];
+    }
+
+    /**
+     * The chart query (metric names, from {@code from} on, 15 s step, per GPU or node) for the catalogue's metrics
+     * that the bundle's series feed, or null when it has none.
+     */
+    private String chartQuery(JsonNode bundle, Instant from) {
+        java.util.Set<String> played = new java.util.HashSet<>();
+        bundle.path("metrics").forEach(m -> played.add(m.path("name").asText()));
+        StringBuilder q = new StringBuilder();
+        if (!played.isEmpty()) {
+            for (JsonNode item : stack.get(user, "/api/v1/metrics/catalogue").require("metric catalogue")) {
+                for (JsonNode source : item.path("series")) {
+                    if (played.contains(source.asText())) {
+                        q.append("metric=").append(item.path("name").asText()).append('&');
+                        break;
+                    }
+                }
+            }
+        }
+        return q.isEmpty() ? null : q + "from=" + from + "&to=" + from.plus(Duration.ofMinutes(6)) + "&step=15s&groupBy=gpu";
+    }
+
+    /** The time of the bundle's last metric sample, shifted; null when it has none. */
+    static Instant lastSample(JsonNode bundle, Duration shift) {
+        Instant max = null;
+        for (JsonNode m : bundle.path("metrics")) {
+            for (JsonNode sample : m.path("samples")) {
+                Instant t = Instant.parse(sample.path(0).asText());
+                max = max == null || t.isAfter(max) ? t : max;
+            }
+        }
+        return max == null ? null : max.plus(shift);
+    }
+
+    /** The chart's number of points; {@code latest[0]} gets the time of its latest. */
+    static long chartPoints(JsonNode chart, Instant[] latest) {
+        long n = 0;
+        for (JsonNode series : chart.path("series")) {
+            for (JsonNode point : series.path("points")) {
+                n++;
+                Instant t = point.path(0).isNumber() ? Instant.ofEpochMilli(point.path(0).asLong())
+                        : Instant.parse(point.path(0).asText());
+                latest[0] = latest[0] == null || t.isAfter(latest[0]) ? t : latest[0];
+            }
+        }
+        return n;
     }
 
     /** The answer's body, or null for a 404 (the service does not know the job yet). */
