@@ -289,8 +289,12 @@ jobmon.clusters.sim.type=kubernetes
 jobmon.clusters.sim.region=local
 jobmon.clusters.sim.kubeconfig=$SIM_STATE/kubeconfig
 jobmon.clusters.sim.namespace=$SIM_NAMESPACE
+# A job asking for A800 or H100 GPUs goes to nodes of that model (their nvidia.com/gpu.product label, as GPU feature
+# discovery writes it); another model (a replayed bundle's A100) to any node with free GPUs.
+jobmon.clusters.sim.gpu-products.A800=NVIDIA-A800-SXM4-80GB
+jobmon.clusters.sim.gpu-products.H100=NVIDIA-H100-80GB-HBM3
 # Its queues (resource pools): a spec names one of them, or gets 'default' (any GPU model: replayed bundles come from
-# other platforms' GPUs; the sim places pods by GPU count).
+# other platforms' GPUs).
 jobmon.clusters.sim.pools.default.description=every GPU of the sim cluster
 jobmon.clusters.sim.pools.nlp-train.gpu-types=A800,H100
 jobmon.clusters.sim.pools.nlp-train.description=NLP training

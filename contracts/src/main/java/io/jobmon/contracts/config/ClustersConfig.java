@@ -56,6 +56,13 @@ public interface ClustersConfig {
          */
         Optional<List<String>> queues();
 
+        /**
+         * The {@code nvidia.com/gpu.product} node label (GPU feature discovery's) of each GPU model a job may ask
+         * for: {@code jobmon.clusters.a.gpu-products.A800=NVIDIA-A800-SXM4-80GB}. A job asking for a model listed
+         * here is placed on such nodes only; a model not listed: on any node with free GPUs.
+         */
+        Map<String, String> gpuProducts();
+
         /** Resource pools (queues) of this cluster with what they offer: {@code jobmon.clusters.a.pools."gpu-prod".*}. */
         Map<String, Pool> pools();
 

@@ -57,6 +57,7 @@ class RbacTest {
         String clusters = r.configMap("jobmon-clusters").getData().get("clusters.properties");
         assertTrue(clusters.contains("jobmon.clusters.gpu-b.kubeconfig=/etc/jobmon/kubeconfig/gpu-b/config"), clusters);
         assertTrue(clusters.contains("jobmon.clusters.gpu-a.namespace=ai-train"), clusters);
+        assertTrue(clusters.contains("jobmon.clusters.gpu-a.gpu-products.A800=NVIDIA-A800-SXM4-80GB"), clusters);
     }
 
     @Test

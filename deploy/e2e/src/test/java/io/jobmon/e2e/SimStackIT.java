@@ -74,20 +74,21 @@ class SimStackIT {
 
     @Test
     void aJobThatDoesNotFitWaitsWithTheSchedulersReasonAndRunsOnceAStoppedJobsPodsAreGone() {
-        // Six 8-GPU pods take every GPU of the sim's six nodes (job-service places by GPU count, not by model); the
-        // job hangs until stopped.
-        String filler = submit("alice", "cluster-filler", "hang", 6, 8, "A800");
+        // Four 8-GPU A800 pods take every GPU of the sim's four A800 nodes (its two H100 nodes do not take A800 jobs);
+        // the job hangs until stopped.
+        String filler = submit("alice", "cluster-filler", "hang", 4, 8, "A800");
         await("alice", filler, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
         List<JsonNode> placed = simPods(filler);
-        assertEquals(6, placed.size());
-        assertEquals(6, placed.stream().map(p -> p.at("/spec/nodeName").asText()).filter(n -> n.startsWith("gpu-"))
+        assertEquals(4, placed.size());
+        assertEquals(4, placed.stream().map(p -> p.at("/spec/nodeName").asText()).filter(n -> n.startsWith("gpu-a800"))
                 .distinct().count(), placed.toString());
 
-        String waiting = submit("bob", "gpu-waiter", null, 1, 8, "H100");
+        String waiting = submit("bob", "gpu-waiter", null, 1, 8, "A800");
         JsonNode queued = await("bob", waiting, j -> "FailedScheduling".equals(j.path("reason").asText()),
                 Duration.ofMinutes(2));
         assertTrue(List.of("QUEUED", "PENDING").contains(queued.path("status").asText()), queued.toString());
         assertTrue(queued.path("message").asText().contains("Insufficient nvidia.com/gpu"), queued.toString());
+        assertTrue(queued.path("message").asText().contains("didn't match Pod's node affinity/selector"), queued.toString());
         // The console is Chinese first: the same job in zh-CN has its status and the reason's explanation in Chinese,
         // the scheduler's own message verbatim.
         HttpResponse<String> zh = Http.get(stack.gateway() + "/api/v1/jobs/" + waiting, client.token("bob"),

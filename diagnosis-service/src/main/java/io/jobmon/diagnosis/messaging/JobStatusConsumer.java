@@ -56,10 +56,18 @@ public class JobStatusConsumer {
         return config.automatic().onFailure() && (c.status() == JobStatus.FAILED || c.status() == JobStatus.ABNORMAL);
     }
 
+    /**
+     * One automatic diagnosis per failure: a job fails once (a second FAILED record only refines its reason, e.g.
+     * the pod's OOMKilled after the Job controller's BackoffLimitExceeded); it may become ABNORMAL several times.
+     */
+    static String dedupeKey(JobStatusChanged c) {
+        return "status:" + c.jobId() + ":" + (c.status() == JobStatus.FAILED ? "FAILED" : c.sequence());
+    }
+
     private NewTask task(JobStatusChanged c) {
         Instant to = c.time().plus(AFTER);
         return new NewTask(NewTask.newId(), c.jobId(), DiagnosisTask.Trigger.JOB_FAILED,
-                "status:" + c.jobId() + ":" + c.sequence(), null, to.minus(config.tasks().maxWindow()), to, List.of(),
+                dedupeKey(c), null, to.minus(config.tasks().maxWindow()), to, List.of(),
                 null, config.automatic().locale(), LocalEvidence.fromStatus(c), Duration.ZERO);
     }
 }

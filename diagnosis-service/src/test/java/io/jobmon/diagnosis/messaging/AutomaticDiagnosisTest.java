@@ -86,12 +86,15 @@ class AutomaticDiagnosisTest {
     }
 
     @Test
-    void aRedeliveredStatusRecordIsDiagnosedOnce() {
+    void aRedeliveredStatusRecordOrARefinedReasonIsDiagnosedOnce() {
         String job = Jobs.job(Jobs.newId("twice")).publish();
-        String record = Records.status(job, JobStatus.FAILED, 11, "Error", "exit 1", "Error", 1);
+        String record = Records.status(job, JobStatus.FAILED, 11, "BackoffLimitExceeded",
+                "Job has reached the specified backoff limit", "BackoffLimitExceeded", null);
         Records.sendStatus(job, record);
         Records.sendStatus(job, record);
-        Records.sendStatus(job, Records.status(job, JobStatus.RUNNING, 12, null, null, null, null));
+        // the pod's own cause after the Job controller's verdict: the same failure, not a second one
+        Records.sendStatus(job, Records.status(job, JobStatus.FAILED, 12, "OOMKilled", "OOMKilled", "OOMKilled", 137));
+        Records.sendStatus(job, Records.status(job, JobStatus.RUNNING, 13, null, null, null, null));
         // a later record of another job on the same partition proves both copies were consumed
         String barrier = Jobs.job(Jobs.newId("barrier")).publish();
         Records.sendStatus(barrier, Records.status(barrier, JobStatus.FAILED, 1, "Error", "exit 1", "Error", 1));

@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * The Kubernetes workload of a job: a {@code batch/v1} Job named by the job id, Indexed when it has more than one
  * replica (each pod gets {@code JOB_COMPLETION_INDEX}), never retried by Kubernetes itself (retries are jobmon's
- * attempts), labelled so that the watcher in event-ingest can map every pod back to its job.
+ * attempts), labelled so that the watcher in event-ingest can map every pod back to its job, and placed on nodes of
+ * the GPU model asked when the cluster names that model's {@code nvidia.com/gpu.product} label.
  */
 public final class WorkloadFactory {
 
@@ -28,12 +29,30 @@ public final class WorkloadFactory {
     public static final String LABEL_OWNER = "jobmon.io/owner";
     public static final String LABEL_PROJECT = "jobmon.io/project";
     public static final String GPU_RESOURCE = "nvidia.com/gpu";
+    /** The node label GPU feature discovery writes with the GPU's product name. */
+    public static final String GPU_PRODUCT_LABEL = "nvidia.com/gpu.product";
 
     private WorkloadFactory() {
     }
 
     public static Job build(JobRecord job, String namespace, String priorityClass) {
+        return build(job, namespace, priorityClass, Map.of());
+    }
+
+    /**
+     * @param gpuProducts the cluster's {@code nvidia.com/gpu.product} value per GPU model: a job with GPUs of a model
+     *     listed there gets a node selector on it
+     */
+    public static Job build(JobRecord job, String namespace, String priorityClass, Map<String, String> gpuProducts) {
         JobSpec spec = job.spec();
+        Map<String, String> nodeSelector = new LinkedHashMap<>();
+        if (job.gpuType() != null && spec.gpusPerReplicaOrZero() > 0) {
+            gpuProducts.forEach((model, product) -> {
+                if (model.equalsIgnoreCase(job.gpuType())) {
+                    nodeSelector.put(GPU_PRODUCT_LABEL, product);
+                }
+            });
+        }
         int replicas = spec.replicasOrOne();
         Map<String, String> labels = new LinkedHashMap<>();
         spec.labels().forEach(labels::put);
@@ -52,6 +71,7 @@ public final class WorkloadFactory {
                 .withNewSpec()
                 .withRestartPolicy("Never")
                 .withPriorityClassName(priorityClass)
+                .withNodeSelector(nodeSelector.isEmpty() ? null : nodeSelector)
                 .withContainers(container(job, spec))
                 .withVolumes(volumes(spec))
                 .endSpec()

@@ -34,7 +34,8 @@ public class Workloads {
         }
         return blocking(() -> {
             String priorityClass = config.priorityClassPrefix() + job.priority().name().toLowerCase(Locale.ROOT);
-            var workload = WorkloadFactory.build(job, job.namespace(), priorityClass);
+            var workload = WorkloadFactory.build(job, job.namespace(), priorityClass,
+                    clusters.cluster(job.cluster()).gpuProducts());
             clusters.client(job.cluster()).batch().v1().jobs().inNamespace(job.namespace()).resource(workload).create();
             LOG.infof("created workload %s/%s on %s", job.namespace(), job.id(), job.cluster());
         });

@@ -30,6 +30,14 @@ class StatusMachineTest {
                 null, lastSequence, 1, T0);
     }
 
+    /** A job that FAILED at T0 + 80 s with this reason (and failure reason), sequence 2. */
+    static JobRecord failed(String reason) {
+        return new JobRecord("j-1", "t1", "alice", "project-nlp", "n", "c", "r", "ns", "q", Priority.NORMAL, FAILED,
+                reason, null, null, reason, null, null, "A800", 1, 1, Visibility.PRIVATE, List.of(), List.of(), null,
+                false, false, 0, "j-1", 1, AttemptCause.INITIAL, null, null, null, 0, null, T0, T0, T0,
+                T0.plusSeconds(80), 2, 1, T0);
+    }
+
     static JobStatusChanged event(JobStatus status, long seq, String reason, int secondsAfter) {
         return new JobStatusChanged("j-1", "c", status, reason, "m", null, T0.plusSeconds(secondsAfter), seq, List.of());
     }
@@ -71,6 +79,21 @@ class StatusMachineTest {
         assertEquals(T0.plusSeconds(90), d.update().finishedAt());
         Decision later = StatusMachine.onEvent(job(ABNORMAL, 1, T0, "NodeLost"), event(FAILED, 2, "Error", 90));
         assertEquals("NodeLost", later.update().failureReason());
+    }
+
+    @Test
+    void theJobControllersVerdictGivesWayToThePodsCauseWhenThatArrivesAfter() {
+        JobRecord verdict = failed("BackoffLimitExceeded");
+        Decision d = StatusMachine.onEvent(verdict, event(FAILED, 3, "OOMKilled", 85));
+        assertEquals(Effect.CHANGE, d.effect());
+        assertEquals(FAILED, d.update().status());
+        assertEquals("OOMKilled", d.update().reason());
+        assertEquals("OOMKilled", d.update().failureReason());
+        assertEquals(T0.plusSeconds(80), d.update().finishedAt(), "it failed when it failed");
+        // Only the verdict gives way: a FAILED job with a pod's cause keeps it.
+        JobRecord cause = failed("OOMKilled");
+        assertEquals(Effect.TRACK, StatusMachine.onEvent(cause, event(FAILED, 3, "Error", 85)).effect());
+        assertEquals(Effect.TRACK, StatusMachine.onEvent(verdict, event(FAILED, 3, "BackoffLimitExceeded", 85)).effect());
     }
 
     @Test

@@ -20,7 +20,8 @@ import java.util.function.Supplier;
 
 /**
  * Per node a dcgm-exporter and a node_exporter endpoint ({@code GET /metrics}) on ports of their own: node i (in pool
- * order, from 0) serves dcgm-exporter on {@code basePort + 2i} and node_exporter on {@code basePort + 2i + 1}. A lost
+ * order, from 0) serves dcgm-exporter on {@code basePort + 2i} and node_exporter on {@code basePort + 2i + 1} (a port
+ * another process holds is replaced by a free one: the pods publish the ports served). A lost
  * node's endpoints close connections without answering, as an unreachable host fails a scrape. Replay nodes (a
  * bundle's nodes that are not in the fleet) get endpoints of their own, serving only their replayed series.
  */
@@ -70,23 +71,33 @@ public final class ExporterServers implements AutoCloseable {
 
     private Ports open(String name, Supplier<Boolean> up, Supplier<String> dcgm, Supplier<String> nodeExporter) {
         int i = ports.size();
-        Ports p = new Ports(basePort + 2 * i, basePort + 2 * i + 1);
-        start(p.dcgm(), up, dcgm);
-        start(p.node(), up, nodeExporter);
+        Ports p = new Ports(start(basePort + 2 * i, up, dcgm), start(basePort + 2 * i + 1, up, nodeExporter));
         ports.put(name, p);
         return p;
     }
 
-    private void start(int port, Supplier<Boolean> up, Supplier<String> body) {
+    /**
+     * Serves {@code body} on {@code port}, or on a free port when another process holds that one (the port is
+     * published in the exporter pod, where metrics-service's discovery reads it); returns the port served.
+     */
+    private int start(int port, Supplier<Boolean> up, Supplier<String> body) {
+        HttpServer server;
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
-            server.setExecutor(handlers);
-            server.createContext("/metrics", ex -> answer(ex, up, body));
-            server.start();
-            servers.add(server);
+            server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        } catch (java.net.BindException taken) {
+            try {
+                server = HttpServer.create(new InetSocketAddress(host, 0), 16);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot serve metrics on " + host, e);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve metrics on " + host + ":" + port, e);
         }
+        server.setExecutor(handlers);
+        server.createContext("/metrics", ex -> answer(ex, up, body));
+        server.start();
+        servers.add(server);
+        return server.getAddress().getPort();
     }
 
     private static void answer(HttpExchange ex, Supplier<Boolean> up, Supplier<String> body) throws IOException {

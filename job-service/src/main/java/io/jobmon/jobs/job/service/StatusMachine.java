@@ -14,7 +14,8 @@ import java.util.Objects;
  * higher than the last applied one is a duplicate or stale and changes nothing. A final job never changes again
  * (a restart is a new attempt, a new job). A STOPPING job was stopped by jobmon: what its cluster reports next is
  * the end of that stop, so a failure becomes STOPPED, a success stays SUCCEEDED, and non-final reports only
- * update its pods.
+ * update its pods. One refinement of a final job: a FAILED job whose reason is the Job controller's
+ * {@code BackoffLimitExceeded} takes the pod's own cause ({@code OOMKilled}, {@code Error}) when it arrives after.
  */
 public final class StatusMachine {
 
@@ -37,6 +38,15 @@ public final class StatusMachine {
     public static Decision onEvent(JobRecord job, JobStatusChanged event) {
         if (event.sequence() <= job.lastSequence()) {
             return new Decision(Effect.IGNORE, null);
+        }
+        if (refinesVerdict(job, event)) {
+            // The Job controller's verdict reached jobmon before the pod's own cause (two watch streams): the cause
+            // replaces the verdict as the reason; the job stays FAILED at the time it failed.
+            String failure = VERDICT.equals(job.failureReason()) || job.failureReason() == null ? event.reason()
+                    : job.failureReason();
+            return new Decision(Effect.CHANGE, new StatusUpdate(job.id(), job.status(), event.reason(), event.message(),
+                    event.exitCode() != null ? event.exitCode() : job.exitCode(), failure, job.firstEventAt(),
+                    job.startedAt(), job.finishedAt(), event.sequence(), event.messageText()));
         }
         if (job.status().isFinal()) {
             // Its status stays, but later reports still carry its pods' last states (the other pods of a failed gang
@@ -61,6 +71,15 @@ public final class StatusMachine {
         StatusUpdate update = new StatusUpdate(job.id(), next, reason, message, exit, failure,
                 job.firstEventAt() == null ? at : job.firstEventAt(), started, finished, event.sequence(), messageText);
         return new Decision(changed ? Effect.CHANGE : Effect.TRACK, update);
+    }
+
+    /** The batch/v1 Job controller's verdict on a Job whose pods failed too often: a cause comes from its pods. */
+    static final String VERDICT = "BackoffLimitExceeded";
+
+    /** A FAILED job whose reason is the controller's verdict, reported FAILED again with a pod's cause. */
+    static boolean refinesVerdict(JobRecord job, JobStatusChanged event) {
+        return job.status() == JobStatus.FAILED && event.status() == JobStatus.FAILED && VERDICT.equals(job.reason())
+                && event.reason() != null && !VERDICT.equals(event.reason());
     }
 
     /** The status a job takes when its cluster reports {@code reported}. */
