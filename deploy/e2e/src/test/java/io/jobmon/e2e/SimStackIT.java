@@ -130,14 +130,15 @@ class SimStackIT {
     @Test
     void aHostMemoryOomEndsFailedWithTheKubeletsReasonAndAnAutomaticDiagnosis() {
         String job = submit("bob", "vicuna-oom", "oom", 1, 1, "A800");
-        JsonNode failed = await("bob", job, j -> "FAILED".equals(j.path("status").asText()), Duration.ofMinutes(4));
-        // The job's reason is the kubelet's OOMKilled or, when the Job controller's verdict arrives first, its
-        // BackoffLimitExceeded; the pod's container says OOMKilled either way.
-        assertTrue(List.of("OOMKilled", "BackoffLimitExceeded").contains(failed.path("reason").asText()), failed.toString());
+        // The kubelet's OOMKilled, even when the Job controller's BackoffLimitExceeded reached jobmon first.
+        await("bob", job, j -> "FAILED".equals(j.path("status").asText()) && "OOMKilled".equals(j.path("reason").asText()),
+                Duration.ofMinutes(4));
         JsonNode pods = client.get("bob", "/api/v1/jobs/" + job + "/pods").require("pods");
         assertTrue(pods.toString().contains("\"reason\":\"OOMKilled\""), pods.toString());
         JsonNode diagnosis = awaitDiagnosis("bob", job);
         assertEquals("JOB_FAILED", diagnosis.path("trigger").asText(), diagnosis.toString());
+        assertEquals(1, client.get("bob", "/api/v1/jobs/" + job + "/diagnoses").require("diagnoses").path("items").size(),
+                "one automatic diagnosis per failure");
         assertEquals("CONTAINER_OOM", diagnosis.at("/result/category").asText(), diagnosis.toString());
         // Nobody's token was involved: diagnosis-service read the job's lines and GPU series with its own identity.
         JsonNode missing = diagnosis.path("missingSources");
