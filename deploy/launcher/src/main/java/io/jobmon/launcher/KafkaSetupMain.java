@@ -86,7 +86,7 @@ public final class KafkaSetupMain {
         System.exit(1);
     }
 
-    private static void ensureTopics(Admin admin, List<TopicSpec> topics) throws Exception {
+    static void ensureTopics(Admin admin, List<TopicSpec> topics) throws Exception {
         Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
         List<NewTopic> missing = new ArrayList<>();
         for (TopicSpec t : topics) {
