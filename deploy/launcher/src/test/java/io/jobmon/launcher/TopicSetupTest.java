@@ -21,8 +21,11 @@ class TopicSetupTest {
         String topic = "jobmon.setup-test." + UUID.randomUUID();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            // As in a state folder from before: the topic is in the broker's metadata when the setup lists topics.
+            settle(() -> admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic));
 
             KafkaSetupMain.ensureTopics(admin, List.of(new KafkaSetupMain.TopicSpec(topic, 4, Map.of())));
+            settle(() -> partitions(admin, topic) == 4);
             assertEquals(4, partitions(admin, topic));
 
             KafkaSetupMain.ensureTopics(admin, List.of(new KafkaSetupMain.TopicSpec(topic, 2, Map.of())));
@@ -35,7 +38,19 @@ class TopicSetupTest {
         String topic = "jobmon.setup-test." + UUID.randomUUID();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.bootstrapServers()))) {
             KafkaSetupMain.ensureTopics(admin, List.of(new KafkaSetupMain.TopicSpec(topic, 4, Map.of())));
+            settle(() -> partitions(admin, topic) == 4);
             assertEquals(4, partitions(admin, topic));
+        }
+    }
+
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    /** Gives the broker's metadata a moment to show a change (at most 10 s); the assertions that follow judge. */
+    private static void settle(Check check) throws Exception {
+        for (int i = 0; i < 50 && !check.holds(); i++) {
+            Thread.sleep(200);
         }
     }
 
