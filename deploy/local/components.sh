@@ -31,7 +31,12 @@ sources_newer_than() {
 
 # stale_modules [service...]: the given services (default: none) and the tool modules, when out of date.
 stale_modules() {
-  local m jar shared=("$ROOT/pom.xml" "$ROOT/contracts/src" "$ROOT/contracts/pom.xml") wanted=("$@")
+  local m jar shared=("$ROOT/pom.xml" "$ROOT/contracts/src" "$ROOT/contracts/pom.xml") wanted=()
+  # Replicas run their service's build (job-service-2 -> job-service), each module once.
+  for m in "$@"; do
+    m="$(base_service "$m")"
+    [[ " ${wanted[*]} " == *" $m "* ]] || wanted+=("$m")
+  done
   for m in "${wanted[@]}"; do
     jar="$ROOT/$m/target/quarkus-app/quarkus-run.jar"
     if [[ ! -f "$jar" ]] || sources_newer_than "$jar" "$ROOT/$m/src" "$ROOT/$m/pom.xml" "${shared[@]}"; then
@@ -320,37 +325,53 @@ EOF
 service_url() { echo "http://localhost:$(service_port "$1")"; }
 management_url() { echo "http://localhost:$(management_port "$1")"; }
 
+# replica_urls KIND SERVICE: the comma-separated URLs (KIND service_url or management_url) of every replica of SERVICE.
+replica_urls() {
+  local kind="$1" m="$2" r out
+  out="$("$kind" "$m")"
+  for ((r = 2; r <= REPLICAS; r++)); do out="$out,$("$kind" "$m-$r")"; done
+  echo "$out"
+}
+
+# evidence_url SERVICE: where diagnosis-service reads a service's API. One replica: the service itself. Several: the
+# gateway, which spreads the calls over the replicas and passes over a dead one (as a Kubernetes Service would).
+evidence_url() {
+  if ((REPLICAS > 1)); then echo "http://localhost:$PORT_BASE"; else service_url "$1"; fi
+}
+
 start_service() {
-  local m="$1" port extra=()
+  local m="$1" base port extra=()
+  base="$(base_service "$m")"
   port="$(service_port "$m")"
   if [[ "$m" == gateway ]]; then
+    # Every replica of each service: the gateway balances over them (round robin, the next one when one refuses).
     extra=(
-      JOBMON_JOB_SERVICE_URL="$(service_url job-service)"
-      JOBMON_EVENT_SERVICE_URL="$(service_url event-ingest-service)"
-      JOBMON_METRICS_SERVICE_URL="$(service_url metrics-service)"
-      JOBMON_LOG_SERVICE_URL="$(service_url log-service)"
-      JOBMON_DIAGNOSIS_SERVICE_URL="$(service_url diagnosis-service)"
-      JOBMON_JOB_MANAGEMENT_URL="$(management_url job-service)"
-      JOBMON_EVENT_MANAGEMENT_URL="$(management_url event-ingest-service)"
-      JOBMON_METRICS_MANAGEMENT_URL="$(management_url metrics-service)"
-      JOBMON_LOG_MANAGEMENT_URL="$(management_url log-service)"
-      JOBMON_DIAGNOSIS_MANAGEMENT_URL="$(management_url diagnosis-service)"
+      JOBMON_JOB_SERVICE_URL="$(replica_urls service_url job-service)"
+      JOBMON_EVENT_SERVICE_URL="$(replica_urls service_url event-ingest-service)"
+      JOBMON_METRICS_SERVICE_URL="$(replica_urls service_url metrics-service)"
+      JOBMON_LOG_SERVICE_URL="$(replica_urls service_url log-service)"
+      JOBMON_DIAGNOSIS_SERVICE_URL="$(replica_urls service_url diagnosis-service)"
+      JOBMON_JOB_MANAGEMENT_URL="$(replica_urls management_url job-service)"
+      JOBMON_EVENT_MANAGEMENT_URL="$(replica_urls management_url event-ingest-service)"
+      JOBMON_METRICS_MANAGEMENT_URL="$(replica_urls management_url metrics-service)"
+      JOBMON_LOG_MANAGEMENT_URL="$(replica_urls management_url log-service)"
+      JOBMON_DIAGNOSIS_MANAGEMENT_URL="$(replica_urls management_url diagnosis-service)"
     )
-  elif [[ "$m" == diagnosis-service ]]; then
+  elif [[ "$base" == diagnosis-service ]]; then
     # Its evidence sources (defaults are the standard ports, wrong for a moved stack), and its own identity for
     # automatic diagnoses: the realm's confidential client jobmon-diagnosis (client credentials, role 'service'),
     # on unless JOBMON_DIAGNOSIS_SERVICE_ACCOUNT=false.
     extra=(
-      JOBMON_JOB_SERVICE_URL="$(service_url job-service)"
-      JOBMON_EVENT_INGEST_URL="$(service_url event-ingest-service)"
-      JOBMON_METRICS_SERVICE_URL="$(service_url metrics-service)"
-      JOBMON_LOG_SERVICE_URL="$(service_url log-service)"
+      JOBMON_JOB_SERVICE_URL="$(evidence_url job-service)"
+      JOBMON_EVENT_INGEST_URL="$(evidence_url event-ingest-service)"
+      JOBMON_METRICS_SERVICE_URL="$(evidence_url metrics-service)"
+      JOBMON_LOG_SERVICE_URL="$(evidence_url log-service)"
       JOBMON_DIAGNOSIS_SERVICE_ACCOUNT="$DIAGNOSIS_SERVICE_ACCOUNT"
       JOBMON_DIAGNOSIS_CLIENT_ID="$DIAGNOSIS_CLIENT_ID"
       JOBMON_DIAGNOSIS_CLIENT_SECRET="$DIAGNOSIS_CLIENT_SECRET"
     )
   fi
-  start_bg "$m" "$ROOT/$m" env \
+  start_bg "$m" "$ROOT/$base" env \
     JOBMON_DB_URL="$DB_URL" JOBMON_DB_USER="$DB_USER" JOBMON_DB_PASSWORD="$DB_PASSWORD" \
     JOBMON_KAFKA_BOOTSTRAP="$KAFKA_BOOTSTRAP" JOBMON_OIDC_URL="$OIDC_URL" \
     JOBMON_CORS_ORIGINS="$CORS_ORIGINS" \
@@ -358,5 +379,5 @@ start_service() {
     QUARKUS_MANAGEMENT_PORT="$(management_port "$m")" QUARKUS_MANAGEMENT_HOST="$BIND_HOST" \
     QUARKUS_CONFIG_LOCATIONS="file:$LOCAL_CONFIG" \
     "${extra[@]}" \
-    "$JAVA" $SERVICE_JAVA_OPTS -Djobmon.component="$m" -jar "$ROOT/$m/target/quarkus-app/quarkus-run.jar"
+    "$JAVA" $SERVICE_JAVA_OPTS -Djobmon.component="$m" -jar "$ROOT/$base/target/quarkus-app/quarkus-run.jar"
 }

@@ -8,13 +8,17 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/deploy/local/lib.sh"
 # shellcheck source=deploy/local/components.sh
 source "$ROOT/deploy/local/components.sh"
+set_replicas "$REPLICAS"
 
 usage() {
   cat <<EOF
 usage: ./jobmon <command>
 
-  up [name...]       build what changed, start PostgreSQL, Kafka, Keycloak and the six services, wait until ready
-                     (or only the named components; 'infra' = postgres kafka keycloak, e.g. to run a service in an IDE)
+  up [--replicas N] [name...]
+                     build what changed, start PostgreSQL, Kafka, Keycloak and the six services, wait until ready
+                     (or only the named components; 'infra' = postgres kafka keycloak, e.g. to run a service in an IDE);
+                     --replicas N (or JOBMON_REPLICAS=N, 1..$MAX_REPLICAS): N instances of each consuming service
+                     (job-service-2 ... on ports +40..+45 for replica 2), the gateway balancing over them
   down [name...]     stop everything ./jobmon started, or the named components (by PID: TERM, KILL after ${STOP_TIMEOUT}s)
   status             each component: state, PID, port, ready
   logs <name> [-f]   last 200 lines of a component's log (-f follows); names: ${ALL_COMPONENTS[*]}
@@ -24,7 +28,8 @@ usage: ./jobmon <command>
   test               every test of every module: ${MVN[*]} -B verify
 
 State: $STATE_DIR (JOBMON_STATE_DIR). Ports: JOBMON_PG_PORT=$PG_PORT JOBMON_KAFKA_PORT=$KAFKA_PORT
-JOBMON_KEYCLOAK_PORT=$KEYCLOAK_PORT JOBMON_PORT_BASE=$PORT_BASE (gateway; services at +1..+5).
+JOBMON_KEYCLOAK_PORT=$KEYCLOAK_PORT JOBMON_PORT_BASE=$PORT_BASE (gateway; services at +1..+5; replica r of a
+service at +10r+20, e.g. +41..+45 for replica 2).
 EOF
 }
 
@@ -127,9 +132,26 @@ select_components() {
   done
 }
 
+# Knows, besides the replicas asked for, every replica an earlier 'up --replicas N' started (its PID file): for down
+# and status.
+know_recorded_replicas() {
+  local n
+  for n in $(replicas_on_record); do
+    [[ " ${ALL_COMPONENTS[*]} " == *" $n "* ]] || ALL_COMPONENTS+=("$n")
+  done
+}
+
 cmd_up() {
   T0=$(now)
-  local sel c want_services=() want_infra=() deadline
+  local sel c want_services=() want_infra=() deadline args=()
+  while (($# > 0)); do
+    case "$1" in
+      --replicas) (($# > 1)) || die "--replicas needs a number"; set_replicas "$2"; shift 2 ;;
+      --replicas=*) set_replicas "${1#--replicas=}"; shift ;;
+      *) args+=("$1"); shift ;;
+    esac
+  done
+  set -- "${args[@]}"
   select_components "$@"
   sel=("${SELECTED[@]}")
   for c in "${ALL_COMPONENTS[@]}"; do
@@ -167,9 +189,9 @@ cmd_up() {
   fi
   ((want_sim)) && start_component sim
   # The sim's clients read its kubeconfig: they start once it is ready, the others at once.
-  for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $c "* ]] || start_component "$c"; done
+  for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $(base_service "$c") "* ]] || start_component "$c"; done
   if ((want_sim)); then wait_ready sim "$deadline"; fi
-  for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $c "* ]] && start_component "$c"; done
+  for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $(base_service "$c") "* ]] && start_component "$c"; done
   deadline=$(($(now) + UP_TIMEOUT))
   if [[ -n "$kc_starter" ]]; then
     if ! wait "$kc_starter"; then
@@ -192,7 +214,7 @@ print_urls() {
   echo
   if (($1 > 0)); then
     echo "  gateway (the API)     http://localhost:$PORT_BASE        e.g. /api/v1/me, /api/v1/jobs, /openapi"
-    for m in "${SERVICES[@]:1}"; do
+    for m in "${SERVICES[@]:1}" "${REPLICA_COMPONENTS[@]}"; do
       printf '  %-21s %s\n' "$m" "$(service_url "$m")"
     done
   fi
@@ -216,9 +238,12 @@ EOF
 cmd_down() {
   local c ports="" busy sel=() svc=() infra=()
   [[ -d "$RUN_DIR" ]] || { say "nothing to stop ($RUN_DIR does not exist)"; return 0; }
+  know_recorded_replicas
   select_components "$@"
   sel=("${SELECTED[@]}")
-  for c in "${SERVICES[@]}"; do [[ " ${sel[*]} " == *" $c "* ]] && svc+=("$c"); done
+  for c in "${SERVICES[@]}" "${REPLICA_COMPONENTS[@]}" $(replicas_on_record); do
+    [[ " ${sel[*]} " == *" $c "* && " ${svc[*]} " != *" $c "* ]] && svc+=("$c")
+  done
   for c in "${INFRA[@]}"; do [[ " ${sel[*]} " == *" $c "* ]] && infra+=("$c"); done
   # Services first (they leave their consumer groups cleanly), then the infrastructure.
   for c in "${svc[@]}"; do stop_begin "$c"; done
@@ -239,6 +264,7 @@ cmd_down() {
 
 cmd_status() {
   local c pid state ready ports rss pss total_rss=0 total_pss=0
+  know_recorded_replicas
   printf '%-22s %-9s %-8s %-12s %-6s %s\n' COMPONENT STATE PID PORT READY "RSS/PSS MiB"
   for c in "${ALL_COMPONENTS[@]}"; do
     ports="$(component_ports "$c" | tr ' ' ',')"

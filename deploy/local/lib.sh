@@ -64,7 +64,42 @@ SIM_JAVA_OPTS="${JOBMON_SIM_JAVA_OPTS:--Xmx128m -XX:+UseSerialGC -XX:TieredStopA
 SERVICES=(gateway job-service event-ingest-service metrics-service log-service diagnosis-service)
 INFRA=(postgres kafka keycloak)
 [[ "$SIM_ENABLED" != 0 ]] && INFRA+=(sim)
-ALL_COMPONENTS=("${INFRA[@]}" "${SERVICES[@]}")
+# Replicas of the consuming services (./jobmon up --replicas N, or JOBMON_REPLICAS=N; 1..MAX_REPLICAS). Replica r >= 2
+# of a service is the component <service>-r (job-service-2: run/job-service-2.pid, logs/job-service-2.log) on a port
+# block of its own: PORT_BASE + 10*r + 20 + i, management + 1000 (replica 2 of job-service: 8121, 9121), clear of
+# the Kafka (9092), Keycloak (+100) and sim ports. The gateway stays single: it is the one entrance (a second one
+# would need a balancer in front) and spreads each service's requests over its replicas.
+SCALED_SERVICES=(job-service event-ingest-service metrics-service log-service diagnosis-service)
+MAX_REPLICAS=6
+REPLICAS="${JOBMON_REPLICAS:-1}"
+
+# set_replicas N: the replica components of N replicas (REPLICA_COMPONENTS) and ALL_COMPONENTS with them.
+set_replicas() {
+  [[ "$1" =~ ^[1-9][0-9]*$ ]] && (($1 <= MAX_REPLICAS)) || die "replicas must be 1..$MAX_REPLICAS, not '$1'"
+  REPLICAS="$1"
+  local r m
+  REPLICA_COMPONENTS=()
+  for ((r = 2; r <= REPLICAS; r++)); do
+    for m in "${SCALED_SERVICES[@]}"; do REPLICA_COMPONENTS+=("$m-$r"); done
+  done
+  ALL_COMPONENTS=("${INFRA[@]}" "${SERVICES[@]}" "${REPLICA_COMPONENTS[@]}")
+}
+
+# The replica components that have a PID file (started by an earlier 'up --replicas N'): down and status know them
+# whatever JOBMON_REPLICAS says now.
+replicas_on_record() {
+  local f n
+  for f in "$RUN_DIR"/*-[2-9].pid; do
+    [[ -e "$f" ]] || continue
+    n="$(basename "$f" .pid)"
+    [[ " ${SCALED_SERVICES[*]} " == *" ${n%-[2-9]} "* ]] && echo "$n"
+  done
+  return 0
+}
+
+# base_service NAME: the module a component runs (job-service-2 -> job-service); replica_of NAME: its replica number.
+base_service() { if [[ "$1" =~ ^(.+)-([2-9])$ ]]; then echo "${BASH_REMATCH[1]}"; else echo "$1"; fi; }
+replica_of() { if [[ "$1" =~ -([2-9])$ ]]; then echo "${BASH_REMATCH[1]}"; else echo 1; fi; }
 # Services that reach the sim's API at start (their clusters' kubeconfig): started once it is ready.
 SIM_CLIENTS=(job-service event-ingest-service metrics-service)
 
@@ -114,9 +149,13 @@ show_log_tail() {
 # Components: ports and how each one tells it is ready
 # ---------------------------------------------------------------------------------------------
 service_port() {
-  local i
+  local i base r
+  base="$(base_service "$1")"; r="$(replica_of "$1")"
   for i in "${!SERVICES[@]}"; do
-    if [[ "${SERVICES[$i]}" == "$1" ]]; then echo $((PORT_BASE + i)); return 0; fi
+    if [[ "${SERVICES[$i]}" == "$base" ]]; then
+      if ((r == 1)); then echo $((PORT_BASE + i)); else echo $((PORT_BASE + 10 * r + 20 + i)); fi
+      return 0
+    fi
   done
   return 1
 }

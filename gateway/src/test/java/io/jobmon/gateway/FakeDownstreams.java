@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Stand-ins for the services behind the gateway (the end-to-end test uses the real ones): each echoes what it
  * received and names itself; {@code logs} streams SSE on demand; {@code diagnosis} is configured on a port
- * where nothing listens, as a service that is down.
+ * where nothing listens, as a service that is down; {@code metrics} as two replicas, the first of them down.
  */
 public class FakeDownstreams implements QuarkusTestResourceLifecycleManager {
 
@@ -29,13 +29,16 @@ public class FakeDownstreams implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         vertx = Vertx.vertx();
         Map<String, String> config = new HashMap<>();
+        int dead = deadPort();
         for (String name : List.of("job", "events", "metrics", "logs")) {
             HttpServer server = vertx.createHttpServer().requestHandler(req -> serve(name, req));
             int port = server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().join().actualPort();
-            config.put("jobmon.gateway.services." + name, "http://127.0.0.1:" + port);
-            config.put("jobmon.gateway.management." + name, "http://127.0.0.1:" + port);
+            // metrics runs as two replicas of which the first is down: every request and probe must reach the other.
+            String urls = name.equals("metrics") ? "http://127.0.0.1:" + dead + ",http://127.0.0.1:" + port
+                    : "http://127.0.0.1:" + port;
+            config.put("jobmon.gateway.services." + name, urls);
+            config.put("jobmon.gateway.management." + name, urls);
         }
-        int dead = deadPort();
         config.put("jobmon.gateway.services.diagnosis", "http://127.0.0.1:" + dead);
         config.put("jobmon.gateway.management.diagnosis", "http://127.0.0.1:" + dead);
         return config;

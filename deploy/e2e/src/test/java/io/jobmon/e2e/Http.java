@@ -49,13 +49,18 @@ final class Http {
     }
 
     static HttpResponse<String> sendJson(String method, String url, String bearer, Object body) {
+        return sendJson(method, url, bearer, body, Map.of());
+    }
+
+    static HttpResponse<String> sendJson(String method, String url, String bearer, Object body, Map<String, String> headers) {
         try {
             HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body));
-            return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                     .header("Authorization", "Bearer " + bearer)
-                    .header("Content-Type", "application/json")
-                    .method(method, publisher).build());
+                    .header("Content-Type", "application/json");
+            headers.forEach(b::header);
+            return send(b.method(method, publisher).build());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -27,14 +27,67 @@ final class LocalStack {
     final int pgPort;
     final int kafkaPort;
     final int keycloakPort;
+    /** Instances of each consuming service ({@code JOBMON_REPLICAS}). */
+    final int replicas;
+    /** Settings of this stack's {@code ./jobmon} beyond the ports (e.g. the sim's run time). */
+    private final Map<String, String> env;
 
-    private LocalStack(Path root, Path stateDir, int portBase, int pgPort, int kafkaPort, int keycloakPort) {
+    /** The services in the order of their ports (deploy/local/lib.sh): the gateway at the port base, then +1..+5. */
+    static final List<String> SERVICES = List.of("gateway", "job-service", "event-ingest-service", "metrics-service",
+            "log-service", "diagnosis-service");
+
+    private LocalStack(Path root, Path stateDir, int portBase, int pgPort, int kafkaPort, int keycloakPort, int replicas,
+            Map<String, String> env) {
         this.root = root;
         this.stateDir = stateDir;
         this.portBase = portBase;
         this.pgPort = pgPort;
         this.kafkaPort = kafkaPort;
         this.keycloakPort = keycloakPort;
+        this.replicas = replicas;
+        this.env = Map.copyOf(env);
+    }
+
+    /** The same stack with {@code n} instances of each consuming service. */
+    LocalStack withReplicas(int n) {
+        Map<String, String> e = new java.util.HashMap<>(env);
+        e.put("JOBMON_REPLICAS", Integer.toString(n));
+        return new LocalStack(root, stateDir, portBase, pgPort, kafkaPort, keycloakPort, n, e);
+    }
+
+    /** The same stack with one more {@code ./jobmon} setting. */
+    LocalStack withEnv(String key, String value) {
+        Map<String, String> e = new java.util.HashMap<>(env);
+        e.put(key, value);
+        return new LocalStack(root, stateDir, portBase, pgPort, kafkaPort, keycloakPort, replicas, e);
+    }
+
+    /** The API port of replica {@code replica} (1, 2, ...) of a service: replica r >= 2 at +10r+20 (lib.sh). */
+    int servicePort(String service, int replica) {
+        int i = SERVICES.indexOf(service);
+        if (i < 0) {
+            throw new IllegalArgumentException("no service " + service);
+        }
+        return replica == 1 ? portBase + i : portBase + 10 * replica + 20 + i;
+    }
+
+    /** The management port (probes, metrics) of a replica: its API port + 1000. */
+    int managementPort(String service, int replica) {
+        return servicePort(service, replica) + 1000;
+    }
+
+    /** A component's name in {@code ./jobmon} (its PID file, its log): {@code job-service}, {@code job-service-2}. */
+    static String component(String service, int replica) {
+        return replica == 1 ? service : service + "-" + replica;
+    }
+
+    /** The PID {@code ./jobmon} recorded for a component (run/NAME.pid in the state folder). */
+    long pid(String component) {
+        try {
+            return Long.parseLong(Files.readString(stateDir.resolve("run").resolve(component + ".pid")).strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static LocalStack fromSystemProperties() {
@@ -48,7 +101,7 @@ final class LocalStack {
                 Integer.getInteger("jobmon.e2e.port-base", 28080),
                 Integer.getInteger("jobmon.e2e.pg-port", 25432),
                 Integer.getInteger("jobmon.e2e.kafka-port", 29092),
-                Integer.getInteger("jobmon.e2e.keycloak-port", 28180));
+                Integer.getInteger("jobmon.e2e.keycloak-port", 28180), 1, Map.of());
     }
 
     String gateway() {
@@ -80,13 +133,19 @@ final class LocalStack {
     }
 
     /**
-     * Every port the stack listens on: PostgreSQL, Kafka (+ controller), Keycloak, the six services, the sim's API,
-     * admin and its fleet's exporters (6 nodes, 2 each).
+     * Every port the stack listens on: PostgreSQL, Kafka (+ controller), Keycloak, the six services (and the replicas'
+     * API and management ports), the sim's API, admin and its fleet's exporters (6 nodes, 2 each).
      */
     List<Integer> ports() {
         List<Integer> ports = new ArrayList<>(List.of(pgPort, kafkaPort, kafkaPort + 1, keycloakPort));
         for (int i = 0; i < 6; i++) {
             ports.add(portBase + i);
+        }
+        for (int r = 2; r <= replicas; r++) {
+            for (String service : SERVICES.subList(1, SERVICES.size())) {
+                ports.add(servicePort(service, r));
+                ports.add(managementPort(service, r));
+            }
         }
         ports.add(portBase + 8363);
         ports.add(portBase + 8364);
@@ -126,6 +185,7 @@ final class LocalStack {
         env.put("JOBMON_SIM_RUN_TIME", System.getProperty("jobmon.e2e.sim-run-time", "2m"));
         // The reactor packaged every module before the integration-test phase; never run Maven inside Maven.
         env.put("JOBMON_SKIP_BUILD", "1");
+        env.putAll(this.env);
         String label = "[jobmon " + String.join(" ", args) + "] ";
         try {
             Process p = pb.start();

@@ -4,7 +4,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -84,7 +86,7 @@ public final class KafkaSetupMain {
         System.exit(1);
     }
 
-    private static void ensureTopics(Admin admin, List<TopicSpec> topics) throws Exception {
+    static void ensureTopics(Admin admin, List<TopicSpec> topics) throws Exception {
         Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
         List<NewTopic> missing = new ArrayList<>();
         for (TopicSpec t : topics) {
@@ -102,6 +104,7 @@ public final class KafkaSetupMain {
             }
             missing.forEach(t -> System.out.println("created topic " + t.name()));
         }
+        growPartitions(admin, topics, existing);
         Map<ConfigResource, Collection<AlterConfigOp>> alter = new LinkedHashMap<>();
         for (TopicSpec t : topics) {
             if (existing.contains(t.name()) && !t.configs().isEmpty()) {
@@ -112,6 +115,30 @@ public final class KafkaSetupMain {
         }
         if (!alter.isEmpty()) {
             admin.incrementalAlterConfigs(alter).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Gives an existing topic the partitions the file asks for when it has fewer (a state folder from before the
+     * topics had several partitions); never fewer. A keyed record may then land on another partition than its key's
+     * older ones: acceptable locally, the services' state is versioned.
+     */
+    private static void growPartitions(Admin admin, List<TopicSpec> topics, Set<String> existing) throws Exception {
+        List<String> names = topics.stream().map(TopicSpec::name).filter(existing::contains).toList();
+        if (names.isEmpty()) {
+            return;
+        }
+        Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+        Map<String, NewPartitions> grow = new LinkedHashMap<>();
+        for (TopicSpec t : topics) {
+            TopicDescription d = described.get(t.name());
+            if (d != null && d.partitions().size() < t.partitions()) {
+                grow.put(t.name(), NewPartitions.increaseTo(t.partitions()));
+            }
+        }
+        if (!grow.isEmpty()) {
+            admin.createPartitions(grow).all().get(30, TimeUnit.SECONDS);
+            grow.forEach((name, n) -> System.out.println("topic " + name + " now has " + n.totalCount() + " partitions"));
         }
     }
 

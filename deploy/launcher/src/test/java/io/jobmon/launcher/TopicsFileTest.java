@@ -45,4 +45,13 @@ class TopicsFileTest {
             assertEquals(expected, t.configs().get("cleanup.policy"), t.name());
         }
     }
+
+    @Test
+    void everyConsumedTopicHasPartitionsForTwoReplicasOfItsConsumers() throws Exception {
+        for (KafkaSetupMain.TopicSpec t : KafkaSetupMain.parse(TOPICS_FILE)) {
+            if (!t.name().endsWith(".dlq")) {
+                assertTrue(t.partitions() >= 2, t.name() + " has " + t.partitions() + " partition(s): a second replica would idle");
+            }
+        }
+    }
 }

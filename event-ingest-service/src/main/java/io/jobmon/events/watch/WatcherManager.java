@@ -7,6 +7,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -93,7 +94,10 @@ public class WatcherManager {
 
     private Uni<Void> elect(String name) {
         long now = System.nanoTime();
-        return leases.acquire(name, holder, config.leaseDuration()).map(held -> {
+        // Starting a watcher reads the kubeconfig, builds a client and starts informers; stopping closes them: blocking
+        // work, done on a worker thread, never on the event loop that completed the lease query (a blocked event loop
+        // stalled this replica's Kafka consumers and HTTP requests once a second replica made the election matter).
+        return leases.acquire(name, holder, config.leaseDuration()).emitOn(Infrastructure.getDefaultWorkerPool()).map(held -> {
             if (held) {
                 renewed.put(name, now);
                 if (!watchers.containsKey(name)) {

@@ -9,12 +9,15 @@ import java.util.Map;
 @ConfigMapping(prefix = "jobmon.gateway")
 public interface GatewayConfig {
 
-    /** Base URL of each downstream service by route name: job, events, metrics, logs, diagnosis. */
+    /**
+     * Base URL of each downstream service by route name: job, events, metrics, logs, diagnosis; several replicas'
+     * URLs comma-separated (requests go round robin, passing over a replica that refuses the connection).
+     */
     Map<String, String> services();
 
     /**
      * Base URL of each service's management interface by the same names: readiness and OpenAPI are read there
-     * (the API port serves no {@code /q} path).
+     * (the API port serves no {@code /q} path); several replicas' comma-separated: the service is ready when one is.
      */
     Map<String, String> management();
 

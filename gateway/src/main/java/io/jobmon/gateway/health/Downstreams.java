@@ -8,10 +8,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Asks downstream services for documents (readiness, OpenAPI) without blocking an event-loop thread. */
+/**
+ * Asks downstream services for documents (readiness, OpenAPI) without blocking an event-loop thread; of a service with
+ * several replicas (comma-separated management URLs), the first replica that answers.
+ */
 @ApplicationScoped
 public class Downstreams {
 
@@ -41,12 +45,23 @@ public class Downstreams {
 
     /** {@link #get(String, String)} with a time limit of its own (a large document takes longer than a probe). */
     public Uni<HttpResponse<String>> get(String service, String path, Duration limit) {
-        String base = management.get(service);
-        if (base == null) {
+        String bases = management.get(service);
+        if (bases == null) {
             return Uni.createFrom().failure(new IllegalStateException("no management URL for " + service));
         }
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+        return first(List.of(bases.split(",")), 0, path, limit);
+    }
+
+    /** Several replicas: the first one that answers 2xx, else the last one's answer (or failure). */
+    private Uni<HttpResponse<String>> first(List<String> bases, int i, String path, Duration limit) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(bases.get(i).strip() + path))
                 .timeout(limit).GET().build();
-        return Uni.createFrom().completionStage(() -> http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+        Uni<HttpResponse<String>> answer = Uni.createFrom()
+                .completionStage(() -> http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+        if (i + 1 == bases.size()) {
+            return answer;
+        }
+        return answer.onFailure().recoverWithItem(e -> null)
+                .chain(r -> r != null && r.statusCode() / 100 == 2 ? Uni.createFrom().item(r) : first(bases, i + 1, path, limit));
     }
 }

@@ -9,7 +9,6 @@ import io.jobmon.gateway.ratelimit.RateLimiter;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.httpproxy.HttpProxy;
@@ -22,7 +21,8 @@ import java.util.Optional;
 /**
  * Streams each {@code /api/v1} request to the service that owns its path ({@link RouteTable}) with Vert.x's
  * reverse proxy: bodies flow both ways without buffering (log downloads, SSE), the bearer token and
- * {@code X-Request-Id} are forwarded. Security has already validated the token when this handler runs.
+ * {@code X-Request-Id} are forwarded. Security has already validated the token when this handler runs. A service
+ * with several replicas gets its requests in turn ({@link Replicas}).
  */
 @ApplicationScoped
 public class ProxyRoutes {
@@ -38,14 +38,12 @@ public class ProxyRoutes {
                 .setMaxPoolSize(64));
         long idleMs = config.idleTimeout().toMillis();
         for (Map.Entry<String, String> e : config.services().entrySet()) {
-            Downstream target = Downstream.of(e.getKey(), e.getValue());
+            Replicas replicas = Replicas.of(e.getKey(), e.getValue());
             HttpProxy proxy = HttpProxy.reverseProxy(client)
-                    .origin(ctx -> ctx.client().request(new RequestOptions()
-                            .setServer(io.vertx.core.net.SocketAddress.inetSocketAddress(target.port(), target.host()))
-                            .setIdleTimeout(idleMs)))
-                    .addInterceptor(new ProblemOnFailure(target))
+                    .origin(ctx -> replicas.request(ctx.client(), idleMs))
+                    .addInterceptor(new ProblemOnFailure(replicas.targets().get(0)))
                     .addInterceptor(new OneRequestId());
-            proxies.put(target.name(), proxy);
+            proxies.put(replicas.name(), proxy);
         }
     }
 
