@@ -1,5 +1,6 @@
 package io.jobmon.metrics.ingest;
 
+import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.MetricSamples;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -11,9 +12,9 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
- * Puts samples on {@code jobmon.metrics.samples}, keyed by node, as {@link MetricSamples} CloudEvents of at most
- * {@code perRecord} samples: what the scraper and the remote-write receiver share. Completes when the broker has
- * them all.
+ * Puts series on {@code jobmon.metrics.samples}, keyed by node, as {@link MetricSamples} CloudEvents in the series
+ * form (labels once per series) of at most {@code perRecord} points: what the scraper and the remote-write receiver
+ * share. Completes when the broker has them all.
  */
 @ApplicationScoped
 public class SamplesPublisher {
@@ -26,16 +27,19 @@ public class SamplesPublisher {
         this.emitter = emitter;
     }
 
-    public Uni<Void> publish(String node, List<MetricSamples.Sample> samples, int perRecord) {
-        if (samples.isEmpty()) {
+    public Uni<Void> publish(String node, List<MetricSamples.Series> series, int perRecord) {
+        if (series.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        int parts = (samples.size() + perRecord - 1) / perRecord;
-        return Multi.createFrom().range(0, parts).onItem().transformToUniAndMerge(i -> {
-            List<MetricSamples.Sample> part = samples.subList(i * perRecord, Math.min(samples.size(), (i + 1) * perRecord));
-            String value = SamplesJson.encode(SOURCE, node, part);
+        return Multi.createFrom().iterable(SeriesBuilder.split(series, perRecord)).onItem().transformToUniAndMerge(part -> {
+            String value = encode(node, part);
             Message<String> m = Message.of(value).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(node).build());
             return emitter.sendMessage(m);
         }).collect().last().replaceWithVoid();
+    }
+
+    /** The record value: a {@link MetricSamples} CloudEvent of the series form. */
+    public static String encode(String node, List<MetricSamples.Series> series) {
+        return CloudEvents.encode(SOURCE, MetricSamples.TYPE, node, MetricSamples.ofSeries(node, series));
     }
 }

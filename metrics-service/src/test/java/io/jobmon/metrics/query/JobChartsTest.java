@@ -147,6 +147,36 @@ class JobChartsTest {
         assertEquals(before.getList("series[0].points").subList(1, 119), rates.subList(1, 119));
     }
 
+    @Test
+    void aChartShownAgainAfterLateSamplesWereCompactedIntoItsWindowShowsTheLateValues() {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0, 480, (i, ms) -> 40));
+        String minutes = "metric=gpu_util&step=60&" + range(T0, T0.plus(Duration.ofHours(2)));
+        String raw = "metric=gpu_util&step=15&" + range(T0, T0.plus(Duration.ofMinutes(10)));
+        await().atMost(WAIT).until(() -> Fixtures.points(chart(job, minutes), 0) == 120);
+        compactor.compactAll(T0.plus(Duration.ofDays(1)).toEpochMilli()).await().atMost(WAIT);
+        // shown once from the chunks and rollups (this replica keeps what it decoded), then corrected by late samples
+        assertEquals(40.0, value(chart(job, minutes), 0, 0));
+        assertEquals(40.0, value(chart(job, raw), 0, 0));
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0, 8, (i, ms) -> 100));
+        await().atMost(WAIT).until(() -> value(chart(job, raw), 0, 7) == 100.0);
+        // until the window is compacted again its stored rollups stand (the head holds only the late samples)
+        assertEquals(40.0, value(chart(job, minutes), 0, 1));
+        compactor.compactAll(T0.plus(Duration.ofDays(1)).toEpochMilli()).await().atMost(WAIT);
+        JsonPath m = chart(job, minutes);
+        assertEquals(100.0, value(m, 0, 0));
+        assertEquals(100.0, value(m, 0, 1));
+        assertEquals(40.0, value(m, 0, 2));
+        assertEquals(120, Fixtures.points(m, 0));
+        JsonPath r = chart(job, raw);
+        assertEquals(100.0, value(r, 0, 7));
+        assertEquals(40.0, value(r, 0, 8));
+        assertEquals(40, Fixtures.points(r, 0));
+    }
+
     /** How the API writes a time: RFC 3339 in UTC to the millisecond. */
     static String ms(Instant t) {
         return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
