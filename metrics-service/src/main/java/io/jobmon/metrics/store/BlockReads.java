@@ -111,15 +111,26 @@ public class BlockReads {
                 .addArrayOfLong(knownBlocks.toArray(Long[]::new)).addArrayOfLong(knownSeries.toArray(Long[]::new))
                 .addArrayOfLong(knownStarts.toArray(Long[]::new)).addArrayOfLong(knownVersions.toArray(Long[]::new))
                 .addValue(storedFrom);
-        return pool.preparedQuery(String.format(SQL, table.name)).execute(args)
-                .emitOn(Infrastructure.getDefaultWorkerPool())
-                .map(rows -> {
-                    List<Row> list = new ArrayList<>(rows.size());
-                    rows.forEach(list::add);
-                    list.sort((a, b) -> Long.compare(a.getLong("at"), b.getLong("at")));
-                    return resolve(list, table, wanted, heads, stored, headFrom, storedFrom, to);
-                });
+        return pool.preparedQuery(String.format(SQL, table.name)).execute(args).chain(rows -> {
+            List<Row> list = new ArrayList<>(rows.size());
+            long bodyBytes = 0;
+            for (Row r : rows) {
+                list.add(r);
+                io.vertx.mutiny.core.buffer.Buffer body = r.getBuffer("body");
+                bodyBytes += body == null ? 0 : body.length();
+            }
+            list.sort((a, b) -> Long.compare(a.getLong("at"), b.getLong("at")));
+            Uni<List<Row>> found = Uni.createFrom().item(list);
+            // blocks to decode go to a worker thread; what this replica had decoded is put together where it is
+            if (bodyBytes > INLINE_DECODE_BYTES) {
+                found = found.emitOn(Infrastructure.getDefaultWorkerPool());
+            }
+            return found.map(l -> resolve(l, table, wanted, heads, stored, headFrom, storedFrom, to));
+        });
     }
+
+    /** Compressed bytes decoded on the thread the rows arrived on (a few small blocks); more go to a worker. */
+    static final long INLINE_DECODE_BYTES = 16 * 1024;
 
     private Found resolve(List<Row> rows, Table table, Map<String, Set<Long>> wanted,
             Map<String, Map<Long, DecodedCache.Item>> heads, Map<Long, Map<Long, DecodedCache.Item>> stored,
