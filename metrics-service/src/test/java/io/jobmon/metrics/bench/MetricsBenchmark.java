@@ -179,6 +179,13 @@ public final class MetricsBenchmark {
                     jw[0], jw[1], pw[0], pw[1], vw[0], vw[1]);
             System.out.printf("1-hour chart at 15 s (p50/p99 ms): jobmon %.1f/%.1f, prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n",
                     jh[0], jh[1], ph[0], ph[1], vh[0], vh[1]);
+            // where a chart's time goes: an authenticated answer without the database (token, routing, JSON), and the
+            // same chart over one minute (every lookup and round trip of a chart, almost no points)
+            double[] cat = latency(jobmon.base() + "/api/v1/metrics/catalogue", alice);
+            double[] minute = latency(jobmon.base() + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&from="
+                    + Instant.ofEpochMilli(now - 60_000) + "&to=" + Instant.ofEpochMilli(now), alice);
+            System.out.printf("jobmon floors (p50/p99 ms): catalogue (token, no database) %.1f/%.1f, 1-minute chart"
+                    + " (every lookup, ~4 points) %.1f/%.1f%n", cat[0], cat[1], minute[0], minute[1]);
             if (gateway != null) {
                 double[] gw = latency(gateway.base() + jmWeek, alice);
                 double[] gh = latency(gateway.base() + jmHourPath, alice);
