@@ -6,6 +6,8 @@ import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.events.MetricSamples;
 import io.jobmon.contracts.events.Topics;
+import io.jobmon.metrics.ingest.SamplesPublisher;
+import io.jobmon.metrics.ingest.SeriesBuilder;
 import io.jobmon.testsupport.KafkaTestClient;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,8 +96,17 @@ public final class Fixtures {
         return out;
     }
 
-    /** Sends the samples of a node in records of at most 500, as the intake does. */
+    /** Sends the samples of a node in records of at most 500, in the series form, as the intake does. */
     public static void sendSamples(String node, List<MetricSamples.Sample> samples) {
+        List<Map.Entry<String, String>> records = new ArrayList<>();
+        for (List<MetricSamples.Series> part : SeriesBuilder.split(SeriesBuilder.of(samples), 500)) {
+            records.add(Map.entry(node, SamplesPublisher.encode(node, part)));
+        }
+        KafkaTestClient.sendAll(Topics.METRICS_SAMPLES, records);
+    }
+
+    /** Sends the samples in the event's first form (an object per sample), as records written before the series form. */
+    public static void sendSamplesFirstForm(String node, List<MetricSamples.Sample> samples) {
         List<Map.Entry<String, String>> records = new ArrayList<>();
         for (int i = 0; i < samples.size(); i += 500) {
             List<MetricSamples.Sample> part = samples.subList(i, Math.min(samples.size(), i + 500));

@@ -55,6 +55,9 @@ class SchemaTest {
                 new JobCommand("c-1", "j-1", JobCommand.Kind.RESTART, List.of("d-1", "d-2"), "NCCL timeout", T));
         assertValid("metric-samples.schema.json", new MetricSamples("gpu-node-7",
                 List.of(new MetricSamples.Sample("DCGM_FI_DEV_GPU_UTIL", Map.of("gpu", "0"), T.toEpochMilli(), 97))));
+        assertValid("metric-samples.schema.json", MetricSamples.ofSeries("gpu-node-7", List.of(new MetricSamples.Series(
+                "DCGM_FI_DEV_GPU_UTIL", Map.of("gpu", "0"), new long[] {T.toEpochMilli(), T.toEpochMilli() + 15_000},
+                new double[] {97, 98.5}))));
         assertValid("diagnosis-finished.schema.json",
                 new DiagnosisFinished("d-1", "j-1", "JOB_FAILED", "GPU_OOM", "TERMINATE", "CUDA OOM", 0.95, T));
         assertValid("k8s-raw-object.schema.json", new K8sRawObject("prod-a", "cn-north", "ADDED",
@@ -71,6 +74,9 @@ class SchemaTest {
         assertFalse(validate("job-status-changed.schema.json",
                 Map.of("jobId", "j-1", "status", "EXPLODED", "time", "2026-07-13T09:30:00Z", "sequence", 1)).isEmpty());
         assertFalse(validate("problem.schema.json", Problem.of(200, "OK", "fine")).isEmpty());
+        assertFalse(validate("metric-samples.schema.json", Map.of("node", "gpu-node-7")).isEmpty());
+        assertFalse(validate("metric-samples.schema.json", Map.of("series", List.of(Map.of("name", "up",
+                "timestampsMs", List.of(1))))).isEmpty());
     }
 
     @Test

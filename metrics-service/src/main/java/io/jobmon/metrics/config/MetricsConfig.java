@@ -140,6 +140,13 @@ public interface MetricsConfig {
         /** Series ids a consumer keeps in memory. */
         @WithDefault("2000000")
         int seriesCache();
+
+        /**
+         * Megabytes of decoded chunks, rollups and head blocks kept in memory for charts (0: none, every read
+         * decodes).
+         */
+        @WithDefault("256")
+        int readCacheMegabytes();
     }
 
     interface RemoteWrite {

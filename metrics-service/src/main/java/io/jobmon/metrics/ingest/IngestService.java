@@ -12,7 +12,6 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -51,20 +50,17 @@ public class IngestService {
     public Uni<Result> apply(String topic, List<SampleBatch> records, Map<Integer, Long> lastOffsets) {
         int total = 0;
         for (SampleBatch r : records) {
-            total += r.samples().size();
+            total += r.series().size();
         }
         String[] keys = new String[total];
         String[] nodes = new String[total];
-        List<MetricSamples.Sample> all = new ArrayList<>(total);
+        MetricSamples.Series[] all = new MetricSamples.Series[total];
         int i = 0;
         for (SampleBatch r : records) {
-            // a series usually has several samples in a record: build its key once
-            Map<Map.Entry<String, Map<String, String>>, String> seen = new HashMap<>();
-            for (MetricSamples.Sample s : r.samples()) {
-                keys[i] = seen.computeIfAbsent(new AbstractMap.SimpleImmutableEntry<>(s.name(), s.labels()),
-                        k -> SeriesLabels.key(r.node(), s.name(), s.labels()));
-                nodes[i++] = r.node();
-                all.add(s);
+            for (MetricSamples.Series s : r.series()) {
+                keys[i] = SeriesLabels.key(r.node(), s.name(), s.labels());
+                nodes[i] = r.node();
+                all[i++] = s;
             }
         }
         // Series ids first, outside the transaction: creating a series is idempotent and never undone. The blocks
@@ -81,6 +77,7 @@ public class IngestService {
             long newestRecordMs) {
     }
 
+    /** @param ids the series id of every series of {@code records}, in order */
     static Prepared prepare(List<SampleBatch> records, long[] ids, Predicate<SampleBatch> take) {
         Map<String, Map<Long, Points>> blocks = new LinkedHashMap<>();
         Map<String, List<MetricSamples.Sample>> xidSamples = new LinkedHashMap<>();
@@ -89,18 +86,29 @@ public class IngestService {
         int k = 0;
         for (SampleBatch r : records) {
             if (!take.test(r)) {
-                k += r.samples().size();
+                k += r.series().size();
                 continue;
             }
             newest = Math.max(newest, r.kafkaTimeMs());
-            for (MetricSamples.Sample s : r.samples()) {
+            Map<Long, Map<Long, Points>> byWindow = new HashMap<>();
+            for (MetricSamples.Series s : r.series()) {
                 long id = ids[k++];
-                long window = Resolution.window(s.timestampMs());
-                blocks.computeIfAbsent(r.node() + '\u0000' + window, x -> new HashMap<>())
-                        .computeIfAbsent(id, x -> new Points(8)).add(s.timestampMs(), s.value());
-                samples++;
+                long[] t = s.timestampsMs();
+                double[] v = s.values();
+                long window = Long.MIN_VALUE;
+                Points p = null;
+                for (int j = 0; j < t.length; j++) {
+                    long w = Resolution.window(t[j]);
+                    if (w != window || p == null) {
+                        window = w;
+                        p = byWindow.computeIfAbsent(w, x -> blocks.computeIfAbsent(r.node() + '\u0000' + x,
+                                y -> new HashMap<>())).computeIfAbsent(id, x -> new Points(t.length));
+                    }
+                    p.add(t[j], v[j]);
+                }
+                samples += t.length;
                 if (XidDetector.isXid(s.name())) {
-                    xidSamples.computeIfAbsent(r.node(), x -> new ArrayList<>()).add(s);
+                    xidSamples.computeIfAbsent(r.node(), x -> new ArrayList<>()).addAll(SeriesBuilder.samples(s));
                 }
             }
         }

@@ -3,11 +3,13 @@ package io.jobmon.metrics.ingest;
 import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.contracts.events.MetricSamples;
 import io.jobmon.contracts.messaging.Envelopes;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Turns a record of {@code jobmon.metrics.samples} into a {@link SampleBatch}, or says why it is invalid: the
- * suite's envelope check (CloudEvents 1.0, the samples type, size bound), then a node and sane samples.
+ * suite's envelope check (CloudEvents 1.0, the samples type, size bound), then a node and sane series. Both forms
+ * of the event are read: {@code series} (what jobmon writes) and the first form, {@code samples}.
  */
 public final class SamplesDecoder {
 
@@ -21,16 +23,40 @@ public final class SamplesDecoder {
         if (node == null || node.isBlank()) {
             throw new InvalidRecordException("no node: neither 'node' nor the record key names one");
         }
-        List<MetricSamples.Sample> samples = data.samples();
-        for (int i = 0; i < samples.size(); i++) {
-            MetricSamples.Sample s = samples.get(i);
-            if (s.name().isBlank()) {
-                throw new InvalidRecordException("samples[" + i + "] has an empty 'name'");
-            }
-            if (s.timestampMs() <= 0) {
-                throw new InvalidRecordException("samples[" + i + "] ('" + s.name() + "') has no 'timestampMs'");
+        List<MetricSamples.Series> series = new ArrayList<>();
+        int count = 0;
+        if (data.series() != null) {
+            for (int i = 0; i < data.series().size(); i++) {
+                MetricSamples.Series s = data.series().get(i);
+                if (s.name().isBlank()) {
+                    throw new InvalidRecordException("series[" + i + "] has an empty 'name'");
+                }
+                for (long t : s.timestampsMs()) {
+                    if (t <= 0) {
+                        throw new InvalidRecordException("series[" + i + "] ('" + s.name() + "') has a timestamp " + t
+                                + " (epoch milliseconds expected)");
+                    }
+                }
+                if (s.size() > 0) {
+                    count += s.size();
+                    series.add(s);
+                }
             }
         }
-        return new SampleBatch(partition, offset, kafkaTimeMs, node, samples);
+        if (data.samples() != null) {
+            List<MetricSamples.Sample> samples = data.samples();
+            for (int i = 0; i < samples.size(); i++) {
+                MetricSamples.Sample s = samples.get(i);
+                if (s.name().isBlank()) {
+                    throw new InvalidRecordException("samples[" + i + "] has an empty 'name'");
+                }
+                if (s.timestampMs() <= 0) {
+                    throw new InvalidRecordException("samples[" + i + "] ('" + s.name() + "') has no 'timestampMs'");
+                }
+            }
+            series.addAll(SeriesBuilder.of(samples));
+            count += samples.size();
+        }
+        return new SampleBatch(partition, offset, kafkaTimeMs, node, series, count);
     }
 }

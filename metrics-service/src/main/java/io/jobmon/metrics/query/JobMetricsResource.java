@@ -52,9 +52,10 @@ public class JobMetricsResource {
             @Parameter(description = "avg (default), max, min, sum") @QueryParam("aggregation") String aggregation) {
         ChartParams params = ChartParams.parse(metric, from, to, step, resolution, groupBy, aggregation, DEFAULT_METRICS,
                 GroupBy.JOB);
-        // the access check and the job's facts side by side; the facts are used only when the check passed
-        return Uni.combine().all().unis(guard.require(CallerFactory.fromToken(token), id, Permission.VIEW), jobs.find(id))
-                .asTuple().chain(t -> charts.chart(t.getItem2().orElseGet(() -> unknownJob(id)), params, Instant.now()));
+        // the access check, the job's facts and where it ran side by side; the rest only when the check passed
+        return Uni.combine().all().unis(guard.require(CallerFactory.fromToken(token), id, Permission.VIEW), jobs.find(id),
+                jobs.intervals(id)).asTuple()
+                .chain(t -> charts.chart(t.getItem2().orElseGet(() -> unknownJob(id)), t.getItem3(), params, Instant.now()));
     }
 
     /** A job the access model knows but whose facts have not arrived: no placements, so no series. */

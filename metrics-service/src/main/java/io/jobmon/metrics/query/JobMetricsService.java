@@ -55,6 +55,13 @@ public class JobMetricsService {
     }
 
     public Uni<Chart.Response> chart(JobInfo job, ChartParams params, Instant now) {
+        return jobs.intervals(job.jobId()).chain(mine -> chart(job, mine, params, now));
+    }
+
+    /**
+     * @param mine the job's intervals per node ({@link JobRepository#intervals}), read by the caller alongside the job
+     */
+    public Uni<Chart.Response> chart(JobInfo job, List<Placements.Interval> mine, ChartParams params, Instant now) {
         Instant[] range = params.range(defaultRange(job, now)[0], defaultRange(job, now)[1]);
         long from = range[0].toEpochMilli();
         long to = range[1].toEpochMilli();
@@ -68,49 +75,47 @@ public class JobMetricsService {
         }
         Set<String> all = new LinkedHashSet<>(gpuMetrics);
         all.addAll(nodeMetrics);
-        // independent lookups run side by side: the job's intervals and its pods' series
+        String[] nodes = mine.stream().map(Placements.Interval::node).distinct().toArray(String[]::new);
+        // the lookups that depend only on the job and its nodes run side by side: its pods' series, its nodes'
+        // series and the other jobs on those nodes
         Uni<List<SeriesRef>> byPod = job.pods().isEmpty() || gpuMetrics.isEmpty()
                 ? Uni.createFrom().item(List.of()) : store.ofPods(job.namespace(), job.pods(), gpuMetrics);
-        return Uni.combine().all().unis(jobs.intervals(job.jobId()), byPod).asTuple().chain(t -> {
-            List<Placements.Interval> mine = t.getItem1();
-            String[] nodes = mine.stream().map(Placements.Interval::node).distinct().toArray(String[]::new);
-            Uni<List<SeriesRef>> byNode = nodes.length == 0 || all.isEmpty() ? Uni.createFrom().item(List.of())
-                    : store.onNodes(List.of(nodes), all);
-            Uni<List<JobRepository.JobInterval>> otherJobs = nodes.length == 0 ? Uni.createFrom().item(List.of())
-                    : jobs.onNodes(nodes, from, to, job.jobId());
-            return Uni.combine().all().unis(otherJobs, byNode).asTuple().chain(t2 -> {
-                List<Placements.Interval> otherIntervals = t2.getItem1().stream()
-                        .map(JobRepository.JobInterval::interval).toList();
-                return Uni.createFrom().item(merge(t.getItem2(), t2.getItem2())).chain(candidates -> {
-                    List<SeriesRef> gpuCandidates = candidates.stream().filter(s -> gpuMetrics.contains(s.metric())).toList();
-                    List<SeriesRef> nodeCandidates = candidates.stream().filter(s -> nodeMetrics.contains(s.metric())).toList();
-                    Attribution.Result g = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
-                            gpuCandidates, true, from, to);
-                    Attribution.Result nd = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
-                            nodeCandidates, false, from, to);
-                    List<Attribution.Attributed> attributed = new ArrayList<>(g.series());
-                    attributed.addAll(nd.series());
-                    List<Attribution.Unattributed> left = new ArrayList<>(g.unattributed());
-                    left.addAll(nd.unattributed());
-                    return read(attributed, rc, start, to).chain(data -> xidLines(params, job, mine, otherIntervals,
-                            nodes, start, to, n, rc).map(xid -> {
-                                List<Chart.Series> lines = new ArrayList<>();
-                                for (Catalogue.Entry e : params.metrics()) {
-                                    if ("xid".equals(e.special())) {
-                                        lines.addAll(xid);
-                                        continue;
-                                    }
-                                    List<Attribution.Attributed> mineForEntry = attributed.stream()
-                                            .filter(a -> ChartEngine.sourceOf(e, a) != null).toList();
-                                    lines.addAll(ChartEngine.lines(e, mineForEntry, data, rc, start, n,
-                                            params.aggregation(), params.groupBy()));
-                                }
-                                return new Chart.Response(job.jobId(), null, range[0], range[1], rc.stepMs() / 1000,
-                                        rc.source().label, params.aggregation().name().toLowerCase(),
-                                        params.groupBy().name().toLowerCase(), lines, attribution(attributed, from, to), left);
-                            }));
-                });
-            });
+        Uni<List<SeriesRef>> byNode = nodes.length == 0 || all.isEmpty() ? Uni.createFrom().item(List.of())
+                : store.onNodes(List.of(nodes), all);
+        Uni<List<JobRepository.JobInterval>> otherJobs = nodes.length == 0 ? Uni.createFrom().item(List.of())
+                : jobs.onNodes(nodes, from, to, job.jobId());
+        return Uni.combine().all().unis(byPod, byNode, otherJobs).asTuple().chain(t -> {
+            List<Placements.Interval> otherIntervals = t.getItem3().stream()
+                    .map(JobRepository.JobInterval::interval).toList();
+            List<SeriesRef> candidates = merge(t.getItem1(), t.getItem2());
+            List<SeriesRef> gpuCandidates = candidates.stream().filter(s -> gpuMetrics.contains(s.metric())).toList();
+            List<SeriesRef> nodeCandidates = candidates.stream().filter(s -> nodeMetrics.contains(s.metric())).toList();
+            Attribution.Result g = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
+                    gpuCandidates, true, from, to);
+            Attribution.Result nd = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
+                    nodeCandidates, false, from, to);
+            List<Attribution.Attributed> attributed = new ArrayList<>(g.series());
+            attributed.addAll(nd.series());
+            List<Attribution.Unattributed> left = new ArrayList<>(g.unattributed());
+            left.addAll(nd.unattributed());
+            return Uni.combine().all().unis(read(attributed, rc, start, to),
+                    xidLines(params, job, mine, otherIntervals, nodes, start, to, n, rc)).asTuple().map(t2 -> {
+                        ChartEngine.Data data = t2.getItem1();
+                        List<Chart.Series> lines = new ArrayList<>();
+                        for (Catalogue.Entry e : params.metrics()) {
+                            if ("xid".equals(e.special())) {
+                                lines.addAll(t2.getItem2());
+                                continue;
+                            }
+                            List<Attribution.Attributed> mineForEntry = attributed.stream()
+                                    .filter(a -> ChartEngine.sourceOf(e, a) != null).toList();
+                            lines.addAll(ChartEngine.lines(e, mineForEntry, data, rc, start, n, params.aggregation(),
+                                    params.groupBy()));
+                        }
+                        return new Chart.Response(job.jobId(), null, range[0], range[1], rc.stepMs() / 1000,
+                                rc.source().label, params.aggregation().name().toLowerCase(),
+                                params.groupBy().name().toLowerCase(), lines, attribution(attributed, from, to), left);
+                    });
         });
     }
 

@@ -5,8 +5,10 @@ import io.jobmon.contracts.events.MetricSamples;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.metrics.remotewrite.prompb.Remote;
 import io.jobmon.metrics.remotewrite.prompb.Types;
+import io.jobmon.metrics.store.SeriesLabels;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,13 +17,13 @@ import org.xerial.snappy.Snappy;
 
 /**
  * A Prometheus remote-write 1.0 body (snappy block format around a {@code prometheus.WriteRequest}, prompb of
- * prometheus/prometheus) as samples per node. The node is the first of {@code nodeLabels} a series carries
+ * prometheus/prometheus) as series per node. The node is the first of {@code nodeLabels} a series carries
  * ({@code instance} loses its port). NaN samples (staleness markers) and native histograms are skipped.
  */
 public final class RemoteWriteDecoder {
 
-    /** The samples of a request by node, and how many were skipped. */
-    public record Decoded(Map<String, List<MetricSamples.Sample>> byNode, int samples, int skipped) {
+    /** The series of a request by node, how many samples they hold and how many were skipped. */
+    public record Decoded(Map<String, List<MetricSamples.Series>> byNode, int samples, int skipped) {
     }
 
     private RemoteWriteDecoder() {
@@ -43,7 +45,7 @@ public final class RemoteWriteDecoder {
         } catch (InvalidProtocolBufferException e) {
             throw ApiException.invalid("body", "metrics.not-write-request", e.getMessage());
         }
-        Map<String, List<MetricSamples.Sample>> byNode = new HashMap<>();
+        Map<String, List<MetricSamples.Series>> byNode = new HashMap<>();
         int count = 0;
         int skipped = 0;
         for (Types.TimeSeries ts : request.getTimeseriesList()) {
@@ -61,16 +63,26 @@ public final class RemoteWriteDecoder {
                 skipped += ts.getSamplesCount();
                 continue;
             }
-            String node = node(labels, nodeLabels);
-            List<MetricSamples.Sample> out = byNode.computeIfAbsent(node, k -> new ArrayList<>());
-            for (Types.Sample s : ts.getSamplesList()) {
+            int n = ts.getSamplesCount();
+            long[] t = new long[n];
+            double[] v = new double[n];
+            int m = 0;
+            for (int i = 0; i < n; i++) {
+                Types.Sample s = ts.getSamples(i);
                 if (Double.isNaN(s.getValue())) {
                     skipped++;
                     continue;
                 }
-                out.add(new MetricSamples.Sample(name, labels, s.getTimestamp(), s.getValue()));
-                count++;
+                t[m] = s.getTimestamp();
+                v[m++] = s.getValue();
             }
+            if (m == 0) {
+                continue;
+            }
+            // remote-write senders sort labels by name (the spec asks them to); sorted() only copies when not
+            byNode.computeIfAbsent(node(labels, nodeLabels), k -> new ArrayList<>()).add(new MetricSamples.Series(name,
+                    SeriesLabels.sorted(labels), m == n ? t : Arrays.copyOf(t, m), m == n ? v : Arrays.copyOf(v, m)));
+            count += m;
         }
         return new Decoded(byNode, count, skipped);
     }

@@ -3,6 +3,7 @@ package io.jobmon.metrics.scrape;
 import io.jobmon.metrics.config.MetricsConfig;
 import io.jobmon.metrics.ingest.IngestMetrics;
 import io.jobmon.metrics.ingest.SamplesPublisher;
+import io.jobmon.metrics.ingest.SeriesBuilder;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -132,7 +133,7 @@ public class ScrapeManager {
 
     private Uni<Scraper.Result> scrapeAndPublish(ScrapeTarget t) {
         return scraper.scrape(t).call(r -> r.samples().isEmpty() ? Uni.createFrom().voidItem()
-                : publisher.publish(t.node(), r.samples(), config.remoteWrite().samplesPerRecord())
+                : publisher.publish(t.node(), SeriesBuilder.of(r.samples()), config.remoteWrite().samplesPerRecord())
                         .invoke(() -> metrics.scraped(r.samples().size())));
     }
 

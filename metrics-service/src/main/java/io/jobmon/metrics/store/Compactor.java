@@ -23,9 +23,9 @@ import org.jboss.logging.Logger;
 
 /**
  * Turns the head blocks of a closed window (its end plus the grace has passed, by the wall clock or by newer
- * samples of the same node when history is backfilled) into one chunk per series, its 1-minute rollups and its
- * part of the day's 1-hour rollups, in one transaction per window; windows are claimed with
- * {@code FOR UPDATE SKIP LOCKED}, so replicas share the work. Late samples of a compacted window are merged into
+ * samples of the same node when history is backfilled) into one chunk per series and its part of the day's 1-minute
+ * and 1-hour rollups (one rollup chunk per series and UTC day), in one transaction per window; windows are claimed
+ * with {@code FOR UPDATE SKIP LOCKED}, so replicas share the work. Late samples of a compacted window are merged into
  * its chunks by the next round.
  */
 @ApplicationScoped
@@ -173,24 +173,53 @@ public class Compactor {
                     .execute(Tuple.tuple().addArrayOfLong(idArr).addValue(window).addArrayOfLong(mins)
                             .addArrayOfLong(maxs).addArrayOfInteger(counts).addValue(bodies)).replaceWithVoid());
         }
-        if (window >= retained[1]) {
-            done = done.chain(() -> upsertRollups(conn, "rollup_1m", idArr, window, minutes));
-        }
-        if (window >= retained[2]) {
+        boolean minutesKept = window >= retained[1];
+        boolean hoursKept = window >= retained[2];
+        if (minutesKept || hoursKept) {
+            // Both rollups are kept one chunk per series and UTC day: the window's buckets are merged into the day's.
+            // 1-minute rollups written before were one chunk per window: those of the day are merged in and dropped.
             long day = Resolution.day(window);
-            List<Rollups> hours = new ArrayList<>(m);
-            minutes.forEach(r -> hours.add(Rollups.coarsen(r, Resolution.HOUR.bucketMs)));
-            done = done.chain(() -> conn.preparedQuery("SELECT series_id, body FROM rollup_1h WHERE series_id ="
-                    + " ANY($1::bigint[]) AND start_ms = $2").execute(Tuple.of(idArr, day)))
+            done = done.chain(() -> conn.preparedQuery("SELECT 1 AS t, series_id, start_ms, body FROM rollup_1m WHERE"
+                    + " series_id = ANY($1::bigint[]) AND start_ms >= $2 AND start_ms < $3 UNION ALL SELECT 2, series_id,"
+                    + " start_ms, body FROM rollup_1h WHERE series_id = ANY($1::bigint[]) AND start_ms = $2"
+                    + " ORDER BY 1, 2, 3").execute(Tuple.of(idArr, day, day + Resolution.DAY_MS)))
+                    .emitOn(Infrastructure.getDefaultWorkerPool())
                     .chain(rows -> {
-                        Map<Long, Rollups> old = new HashMap<>();
-                        rows.forEach(r -> old.put(r.getLong("series_id"), Rollups.decode(r.getBuffer("body").getBytes())));
-                        List<Rollups> all = new ArrayList<>(m);
-                        for (int k = 0; k < m; k++) {
-                            Rollups o = old.get(idArr[k]);
-                            all.add(o == null ? hours.get(k) : Rollups.merge(o, hours.get(k)));
+                        Map<Long, Rollups> oldMinutes = new HashMap<>();
+                        Map<Long, Rollups> oldHours = new HashMap<>();
+                        boolean windowChunks = false;
+                        for (Row r : rows) {
+                            Rollups chunk = Rollups.decode(r.getBuffer("body").getBytes());
+                            if (r.getInteger("t") == 2) {
+                                oldHours.put(r.getLong("series_id"), chunk);
+                            } else {
+                                windowChunks |= r.getLong("start_ms") != day;
+                                oldMinutes.merge(r.getLong("series_id"), chunk, Rollups::merge);
+                            }
                         }
-                        return upsertRollups(conn, "rollup_1h", idArr, day, all);
+                        List<Rollups> dayMinutes = new ArrayList<>(m);
+                        List<Rollups> dayHours = new ArrayList<>(m);
+                        for (int k = 0; k < m; k++) {
+                            Rollups fine = minutes.get(k);
+                            Rollups om = oldMinutes.get(idArr[k]);
+                            dayMinutes.add(om == null ? fine : Rollups.merge(om, fine));
+                            Rollups hour = Rollups.coarsen(fine, Resolution.HOUR.bucketMs);
+                            Rollups oh = oldHours.get(idArr[k]);
+                            dayHours.add(oh == null ? hour : Rollups.merge(oh, hour));
+                        }
+                        Uni<Void> u = Uni.createFrom().voidItem();
+                        if (minutesKept) {
+                            u = u.chain(() -> upsertRollups(conn, "rollup_1m", idArr, day, dayMinutes));
+                        }
+                        if (windowChunks) {
+                            u = u.chain(() -> conn.preparedQuery("DELETE FROM rollup_1m WHERE series_id = ANY($1::bigint[])"
+                                    + " AND start_ms > $2 AND start_ms < $3").execute(Tuple.of(idArr, day,
+                                            day + Resolution.DAY_MS)).replaceWithVoid());
+                        }
+                        if (hoursKept) {
+                            u = u.chain(() -> upsertRollups(conn, "rollup_1h", idArr, day, dayHours));
+                        }
+                        return u;
                     });
         }
         return done;

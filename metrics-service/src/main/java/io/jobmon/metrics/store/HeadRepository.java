@@ -3,13 +3,11 @@ package io.jobmon.metrics.store;
 import io.jobmon.metrics.store.codec.HeadCodec;
 import io.jobmon.metrics.store.codec.Points;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongPredicate;
 
 /** Head blocks: what a batch wrote for one node and window, until compaction makes chunks of it. */
 @ApplicationScoped
@@ -20,8 +18,6 @@ public class HeadRepository {
     private static final String WINDOWS = "INSERT INTO head_window AS w (node, window_ms, max_ms)"
             + " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) ON CONFLICT (node, window_ms)"
             + " DO UPDATE SET max_ms = greatest(w.max_ms, EXCLUDED.max_ms)";
-    private static final String READ = "SELECT body FROM head_block WHERE node = ANY($1::text[])"
-            + " AND window_ms >= $2 AND window_ms < $3 AND max_ms >= $4 AND min_ms < $3";
 
     /** The samples of one node and window from one batch, encoded. */
     public record Block(String node, long windowMs, long minMs, long maxMs, int samples, byte[] body) {
@@ -68,16 +64,5 @@ public class HeadRepository {
                         .addArrayOfLong(windows).addArrayOfLong(mins).addArrayOfLong(maxs)
                         .addArrayOfInteger(counts).addValue(bodies)))
                 .replaceWithVoid();
-    }
-
-    /** Adds the head samples of the wanted series on these nodes within [from, to) to {@code into}. */
-    public Uni<Void> read(SqlClient client, String[] nodes, long from, long to, LongPredicate wanted,
-            Map<Long, Points> into) {
-        long windowFrom = Resolution.window(from);
-        return client.preparedQuery(READ).execute(Tuple.of(nodes, windowFrom, to, from)).invoke(rows -> {
-            for (Row r : rows) {
-                HeadCodec.decode(r.getBuffer("body").getBytes(), wanted, into);
-            }
-        }).replaceWithVoid();
     }
 }

@@ -2,11 +2,9 @@ package io.jobmon.metrics.store;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.jobmon.contracts.events.CloudEvents;
-import io.jobmon.metrics.store.codec.ChunkCodec;
 import io.jobmon.metrics.store.codec.Points;
 import io.jobmon.metrics.store.codec.Rollups;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -15,15 +13,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The embedded store: series in {@code series}, recent samples in head blocks, older ones in per-series chunks
- * and rollup chunks (docs/adr/0003-metric-chunks.md). Reads the head before the chunks: a window compacted in
- * between is then found twice (deduplicated), never missed.
+ * and rollup chunks (docs/adr/0003-metric-chunks.md). The head and the chunks are read in one statement
+ * ({@link BlockReads}): a window compacted meanwhile is found once, never missed.
  */
 @ApplicationScoped
 public class PgSeriesStore implements SeriesStore {
@@ -34,11 +30,11 @@ public class PgSeriesStore implements SeriesStore {
     };
 
     private final Pool pool;
-    private final HeadRepository head;
+    private final BlockReads reads;
 
-    public PgSeriesStore(Pool pool, HeadRepository head) {
+    public PgSeriesStore(Pool pool, BlockReads reads) {
         this.pool = pool;
-        this.head = head;
+        this.reads = reads;
     }
 
     @Override
@@ -73,73 +69,55 @@ public class PgSeriesStore implements SeriesStore {
 
     @Override
     public Uni<Map<Long, Points>> raw(List<SeriesRef> series, long fromMs, long toMs) {
-        Map<Long, Points> out = new HashMap<>();
         if (series.isEmpty() || toMs <= fromMs) {
-            return Uni.createFrom().item(out);
+            return Uni.createFrom().item(new HashMap<>());
         }
-        Set<Long> ids = ids(series);
-        return head.read(pool, nodes(series), fromMs, toMs, ids::contains, out)
-                .chain(() -> pool.preparedQuery("SELECT series_id, body FROM chunk WHERE series_id = ANY($1::bigint[])"
-                        + " AND start_ms >= $2 AND start_ms < $3 AND max_ms >= $4")
-                        .execute(Tuple.of(ids.toArray(Long[]::new), Resolution.window(fromMs), toMs, fromMs)))
-                .emitOn(Infrastructure.getDefaultWorkerPool())
-                .map(rows -> {
-                    for (Row r : rows) {
-                        out.computeIfAbsent(r.getLong("series_id"), k -> new Points(16))
-                                .addAll(ChunkCodec.decode(r.getBuffer("body").getBytes()));
-                    }
-                    out.replaceAll((id, p) -> p.normalize().slice(fromMs, toMs));
-                    return out;
-                });
+        long window = Resolution.window(fromMs);
+        return reads.read(series, BlockReads.Table.CHUNK, window, window, toMs).map(found -> {
+            Map<Long, Points> out = new HashMap<>();
+            for (SeriesRef s : series) {
+                List<Object> chunks = found.stored().getOrDefault(s.id(), List.of());
+                List<Points> head = found.head().getOrDefault(s.id(), List.of());
+                if (chunks.isEmpty() && head.isEmpty()) {
+                    continue;
+                }
+                // chunks first, then the head: a late sample in the head wins over the compacted one
+                Points p = new Points(64);
+                chunks.forEach(c -> p.addAll((Points) c));
+                head.forEach(p::addAll);
+                out.put(s.id(), p.normalize().slice(fromMs, toMs));
+            }
+            return out;
+        });
     }
 
     @Override
     public Uni<Map<Long, Rollups>> rollups(List<SeriesRef> series, Resolution res, long fromMs, long toMs) {
-        Map<Long, Rollups> out = new HashMap<>();
         if (series.isEmpty() || toMs <= fromMs) {
-            return Uni.createFrom().item(out);
+            return Uni.createFrom().item(new HashMap<>());
         }
-        Set<Long> ids = ids(series);
-        Map<Long, Boolean> counters = new HashMap<>();
-        series.forEach(s -> counters.put(s.id(), s.counter()));
-        Map<Long, Points> recent = new HashMap<>();
-        String table = res == Resolution.MINUTE ? "rollup_1m" : "rollup_1h";
-        long chunkFrom = res == Resolution.MINUTE ? Resolution.window(fromMs) : Resolution.day(fromMs);
+        BlockReads.Table table = res == Resolution.MINUTE ? BlockReads.Table.ROLLUP_1M : BlockReads.Table.ROLLUP_1H;
+        long bucketFrom = Math.floorDiv(fromMs, res.bucketMs) * res.bucketMs;
         // Windows still in the head are rolled up here; compacted ones come from the rollup tables (preferred).
-        return head.read(pool, nodes(series), fromMs, toMs, ids::contains, recent)
-                .chain(() -> pool.preparedQuery("SELECT series_id, body FROM " + table
-                        + " WHERE series_id = ANY($1::bigint[]) AND start_ms >= $2 AND start_ms < $3")
-                        .execute(Tuple.of(ids.toArray(Long[]::new), chunkFrom, toMs)))
-                .emitOn(Infrastructure.getDefaultWorkerPool())
-                .map(rows -> {
-                    Map<Long, Rollups> stored = new HashMap<>();
-                    for (Row r : rows) {
-                        Rollups chunk = Rollups.decode(r.getBuffer("body").getBytes());
-                        stored.merge(r.getLong("series_id"), chunk, Rollups::merge);
-                    }
-                    for (long id : ids) {
-                        Points p = recent.get(id);
-                        Rollups fromHead = p == null ? null
-                                : Rollups.of(p.normalize(), res.bucketMs, counters.getOrDefault(id, false), Double.NaN);
-                        Rollups kept = stored.get(id);
-                        Rollups all = fromHead == null ? kept : kept == null ? fromHead : Rollups.merge(fromHead, kept);
-                        if (all != null) {
-                            out.put(id, all.slice(Math.floorDiv(fromMs, res.bucketMs) * res.bucketMs, toMs));
-                        }
-                    }
-                    return out;
-                });
-    }
-
-    private static Set<Long> ids(List<SeriesRef> series) {
-        Set<Long> ids = new HashSet<>();
-        series.forEach(s -> ids.add(s.id()));
-        return ids;
-    }
-
-    private static String[] nodes(List<SeriesRef> series) {
-        Set<String> nodes = new HashSet<>();
-        series.forEach(s -> nodes.add(s.node()));
-        return nodes.toArray(String[]::new);
+        return reads.read(series, table, Resolution.window(fromMs), Resolution.day(fromMs), toMs).map(found -> {
+            Map<Long, Rollups> out = new HashMap<>();
+            for (SeriesRef s : series) {
+                List<Points> head = found.head().getOrDefault(s.id(), List.of());
+                List<Object> chunks = found.stored().getOrDefault(s.id(), List.of());
+                Rollups kept = chunks.isEmpty() ? null
+                        : Rollups.concat(chunks.stream().map(c -> (Rollups) c).toList());
+                Rollups fromHead = null;
+                if (!head.isEmpty()) {
+                    Points p = new Points(64);
+                    head.forEach(p::addAll);
+                    fromHead = Rollups.of(p.normalize(), res.bucketMs, s.counter(), Double.NaN);
+                }
+                Rollups all = fromHead == null ? kept : kept == null ? fromHead : Rollups.merge(fromHead, kept);
+                if (all != null) {
+                    out.put(s.id(), all.slice(bucketFrom, toMs));
+                }
+            }
+            return out;
+        });
     }
 }

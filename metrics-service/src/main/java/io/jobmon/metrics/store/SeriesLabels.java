@@ -22,10 +22,12 @@ public final class SeriesLabels {
     }
 
     public static String key(String node, String name, Map<String, String> labels) {
-        StringBuilder b = new StringBuilder(64 + (labels == null ? 0 : labels.size() * 24));
+        StringBuilder b = new StringBuilder(64 + (labels == null ? 0 : labels.size() * 32));
         b.append(node).append('|').append(name).append('{');
         if (labels != null && !labels.isEmpty()) {
-            Map<String, String> sorted = labels instanceof TreeMap<String, String> t ? t : new TreeMap<>(labels);
+            // jobmon's producers write labels sorted by name: then no sorting here
+            Map<String, String> sorted = labels instanceof TreeMap<String, String> || isSorted(labels) ? labels
+                    : new TreeMap<>(labels);
             boolean first = true;
             for (Map.Entry<String, String> e : sorted.entrySet()) {
                 if (e.getValue() == null || e.getValue().isEmpty()) {
@@ -39,6 +41,26 @@ public final class SeriesLabels {
             }
         }
         return b.append('}').toString();
+    }
+
+    /** Whether the map iterates its names in ascending order. */
+    static boolean isSorted(Map<String, String> labels) {
+        String prev = null;
+        for (String k : labels.keySet()) {
+            if (prev != null && prev.compareTo(k) >= 0) {
+                return false;
+            }
+            prev = k;
+        }
+        return true;
+    }
+
+    /** The labels in name order, for producers (a {@link java.util.LinkedHashMap} keeps the order on the wire). */
+    public static Map<String, String> sorted(Map<String, String> labels) {
+        if (labels == null || isSorted(labels)) {
+            return labels;
+        }
+        return new java.util.LinkedHashMap<>(new TreeMap<>(labels));
     }
 
     /** A label's value, null when absent or empty. */

@@ -4,10 +4,16 @@ import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.MetricSamples;
 import io.jobmon.metrics.config.MetricsConfig;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,17 +21,18 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Series identities: node + metric name + sorted labels → id, created once ({@code ON CONFLICT DO NOTHING}, so
- * replicas racing on a new series agree) and kept in memory by the consumer.
+ * replicas racing on a new series agree) and kept in memory by the consumer. The table finds a series by the MD5
+ * digest of its key ({@code key_hash}, as PostgreSQL's {@code md5()} computes it), not by the key's text.
  */
 @ApplicationScoped
 public class SeriesRepository {
 
-    private static final String INSERT = "INSERT INTO series (series_key, metric, node, labels, counter, gpu, pod,"
+    private static final String INSERT = "INSERT INTO series (key_hash, metric, node, labels, counter, gpu, pod,"
             + " namespace, container, cluster, pool, first_ms, last_ms)"
-            + " SELECT k, m, n, l::jsonb, c, g, p, ns, ct, cl, po, f, f FROM unnest($1::text[], $2::text[], $3::text[],"
+            + " SELECT k, m, n, l::jsonb, c, g, p, ns, ct, cl, po, f, f FROM unnest($1::bytea[], $2::text[], $3::text[],"
             + " $4::text[], $5::bool[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],"
-            + " $12::bigint[]) AS u(k, m, n, l, c, g, p, ns, ct, cl, po, f) ON CONFLICT (series_key) DO NOTHING";
-    private static final String SELECT = "SELECT id, series_key FROM series WHERE series_key = ANY($1::text[])";
+            + " $12::bigint[]) AS u(k, m, n, l, c, g, p, ns, ct, cl, po, f) ON CONFLICT (key_hash) DO NOTHING";
+    private static final String SELECT = "SELECT id, key_hash FROM series WHERE key_hash = ANY($1::bytea[])";
 
     private final Pool pool;
     private final Map<String, Long> cache = new ConcurrentHashMap<>();
@@ -37,16 +44,16 @@ public class SeriesRepository {
     }
 
     /** A series not yet known, as the first sample that named it describes it. */
-    private record NewSeries(String key, String node, MetricSamples.Sample sample) {
+    private record NewSeries(String key, String node, MetricSamples.Series series) {
     }
 
     /**
-     * The ids of every sample's series, in the order of {@code keys}.
+     * The ids of these series, in the order of {@code keys}.
      *
-     * @param keys the series key of each sample ({@link SeriesLabels#key})
-     * @param nodes the node of each sample
+     * @param keys the key of each series ({@link SeriesLabels#key})
+     * @param nodes the node of each series
      */
-    public Uni<long[]> resolve(String[] keys, String[] nodes, List<MetricSamples.Sample> samples) {
+    public Uni<long[]> resolve(String[] keys, String[] nodes, MetricSamples.Series[] series) {
         long[] ids = new long[keys.length];
         Map<String, NewSeries> missing = new LinkedHashMap<>();
         for (int i = 0; i < keys.length; i++) {
@@ -55,7 +62,7 @@ public class SeriesRepository {
                 ids[i] = id;
             } else {
                 ids[i] = -1;
-                missing.putIfAbsent(keys[i], new NewSeries(keys[i], nodes[i], samples.get(i)));
+                missing.putIfAbsent(keys[i], new NewSeries(keys[i], nodes[i], series[i]));
             }
         }
         if (missing.isEmpty()) {
@@ -83,36 +90,55 @@ public class SeriesRepository {
         Long[] f = new Long[n];
         for (int i = 0; i < n; i++) {
             NewSeries s = list.get(i);
-            Map<String, String> labels = s.sample().labels() == null ? Map.of() : s.sample().labels();
+            Map<String, String> labels = s.series().labels() == null ? Map.of() : s.series().labels();
             k[i] = s.key();
-            m[i] = s.sample().name();
+            m[i] = s.series().name();
             nd[i] = s.node();
             l[i] = CloudEvents.toJson(labels);
-            c[i] = MetricKinds.isCounter(s.sample().name());
+            c[i] = MetricKinds.isCounter(s.series().name());
             g[i] = SeriesLabels.get(labels, SeriesLabels.GPU);
             p[i] = SeriesLabels.get(labels, SeriesLabels.POD);
             ns[i] = SeriesLabels.get(labels, SeriesLabels.NAMESPACE);
             ct[i] = SeriesLabels.get(labels, SeriesLabels.CONTAINER);
             cl[i] = SeriesLabels.get(labels, SeriesLabels.CLUSTER);
             po[i] = SeriesLabels.get(labels, SeriesLabels.POOL);
-            f[i] = s.sample().timestampMs();
+            f[i] = s.series().timestampsMs().length == 0 ? 0 : s.series().timestampsMs()[0];
         }
-        Tuple args = Tuple.tuple().addArrayOfString(k).addArrayOfString(m).addArrayOfString(nd).addArrayOfString(l)
+        Buffer[] hashes = new Buffer[n];
+        Map<String, String> byHash = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            byte[] d = digest(k[i]);
+            hashes[i] = Buffer.buffer(d);
+            byHash.put(HexFormat.of().formatHex(d), k[i]);
+        }
+        Tuple args = Tuple.tuple().addValue(hashes).addArrayOfString(m).addArrayOfString(nd).addArrayOfString(l)
                 .addArrayOfBoolean(c).addArrayOfString(g).addArrayOfString(p).addArrayOfString(ns)
                 .addArrayOfString(ct).addArrayOfString(cl).addArrayOfString(po).addArrayOfLong(f);
         return pool.preparedQuery(INSERT).execute(args)
-                .chain(() -> pool.preparedQuery(SELECT).execute(Tuple.of(k)))
+                .chain(() -> pool.preparedQuery(SELECT).execute(Tuple.tuple().addValue(hashes)))
                 .map(rows -> {
                     if (cache.size() + rows.size() > capacity) {
                         cache.clear();
                     }
-                    Map<String, Long> found = new java.util.HashMap<>();
+                    Map<String, Long> found = new HashMap<>();
                     for (Row r : rows) {
-                        found.put(r.getString("series_key"), r.getLong("id"));
-                        cache.put(r.getString("series_key"), r.getLong("id"));
+                        String key = byHash.get(HexFormat.of().formatHex(r.getBuffer("key_hash").getBytes()));
+                        if (key != null) {
+                            found.put(key, r.getLong("id"));
+                            cache.put(key, r.getLong("id"));
+                        }
                     }
                     return found;
                 });
+    }
+
+    /** The key's MD5 digest, as PostgreSQL's {@code decode(md5(key), 'hex')}. */
+    static byte[] digest(String key) {
+        try {
+            return MessageDigest.getInstance("MD5").digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Forgets the cached ids (a test that wiped the table). */

@@ -23,11 +23,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -73,14 +76,27 @@ public final class MetricsBenchmark {
         String bootstrap = EmbeddedKafka.bootstrapServers();
         EmbeddedPostgresDb.Connection db = EmbeddedPostgresDb.connection();
         int mgmt = Systems.freePort();
+        // the samples topic as deployments create it (the chart's 12 partitions), before the service subscribes
+        int partitions = Integer.getInteger("bench.partitions", 12);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(Topics.METRICS_SAMPLES, partitions, (short) 1))).all().get();
+        }
         Systems.Proc prom = Systems.prometheus();
         Systems.Proc vm = Systems.victoria();
         Systems.Proc jobmon = Systems.jobmon(bootstrap, db.url(), db.user(), db.password(), "bench-" + UUID.randomUUID(), mgmt);
         String mgmtBase = "http://127.0.0.1:" + mgmt;
+        Systems.Proc gateway = null;
         try {
             Systems.awaitUp(prom.base() + "/-/ready", Duration.ofSeconds(60));
             Systems.awaitUp(vm.base() + "/health", Duration.ofSeconds(60));
             Systems.awaitUp(mgmtBase + "/q/health/ready", Duration.ofSeconds(300));
+            gateway = Systems.gateway(jobmon.base(), mgmtBase);
+            if (gateway != null) {
+                Systems.awaitUp(gateway.base() + "/q/health/live", Duration.ofSeconds(120));
+            }
+            long postmaster = Systems.parent(scalar(db, "SELECT pg_backend_pid()"));
+            System.out.printf("jobmon: %s, samples topic: %d partitions, gateway: %s%n",
+                    System.getProperty("bench.jar", "target/quarkus-app"), partitions, gateway == null ? "not built" : "started");
             long now = System.currentTimeMillis() / 15_000 * 15_000;
             long queryStart = now - days * D;
             long streamStart = queryStart - (hours + 1) * H;
@@ -92,9 +108,15 @@ public final class MetricsBenchmark {
             sendJob(bootstrap, queryStart);
             String service = Tokens.user("bench").roles("metrics-writer").get();
             List<String[]> rows = new ArrayList<>();
+            long self = ProcessHandle.current().pid();
             for (Systems.Proc p : List.of(jobmon, prom, vm)) {
                 boolean isJobmon = p == jobmon;
                 double before = isJobmon ? stored(mgmtBase) : 0;
+                // CPU seconds of each process while this system ingests: less at the mercy of the machine's load
+                // than the rate (the benchmark's own JVM holds the Kafka broker and the sending client)
+                double cpu0 = Systems.cpuSeconds(p.process().pid());
+                double pg0 = Systems.treeCpuSeconds(postmaster);
+                double self0 = Systems.cpuSeconds(self);
                 long t0 = System.nanoTime();
                 send(p.base() + "/api/v1/write", isJobmon ? service : null, ingest.bodies, inflight);
                 double accepted = (System.nanoTime() - t0) / 1e9;
@@ -102,10 +124,17 @@ public final class MetricsBenchmark {
                     awaitStored(mgmtBase, before + ingest.samples);
                 }
                 double done = (System.nanoTime() - t0) / 1e9;
+                double cpu = Systems.cpuSeconds(p.process().pid()) - cpu0;
+                double pg = Systems.treeCpuSeconds(postmaster) - pg0;
+                double bench = Systems.cpuSeconds(self) - self0;
                 rows.add(new String[] {p.name(), String.format("%,.0f", ingest.samples / done),
                         String.format("%.1f s (accepted in %.1f s)", done, accepted)});
                 System.out.printf("%s ingest: %,.0f samples/s (%.1f s; requests answered in %.1f s); load %s%n", p.name(),
                         ingest.samples / done, done, accepted, uptime());
+                System.out.printf("%s ingest CPU per sample: %.2f µs in the system%s, %.2f µs in the benchmark JVM"
+                        + " (sender%s)%n", p.name(), cpu * 1e6 / ingest.samples,
+                        isJobmon ? String.format(" + %.2f µs in PostgreSQL", pg * 1e6 / ingest.samples) : "",
+                        bench * 1e6 / ingest.samples, isJobmon ? " and Kafka broker" : "");
                 // every request of the query set holds all its series: one at a time keeps each series in order
                 send(p.base() + "/api/v1/write", isJobmon ? service : null, query.bodies, 1);
             }
@@ -115,13 +144,17 @@ public final class MetricsBenchmark {
             Thread.sleep(2000);
             long total = ingest.samples + query.samples;
             long jobmonBytes = jobmonBytes(db);
+            System.out.println("jobmon tables (bytes per sample, with indexes and TOAST): " + tableSizes(db, total));
             System.out.printf("bytes per sample: prometheus %.2f (data dir incl. WAL), victoria-metrics %.2f, jobmon %.2f"
                     + " (PostgreSQL tables with indexes and rollups)%n", Systems.du(prom.dir()) / (double) total,
                     Systems.du(vm.dir()) / (double) total, jobmonBytes / (double) total);
             String alice = Tokens.alice();
             String week = "from=" + Instant.ofEpochMilli(queryStart) + "&to=" + Instant.ofEpochMilli(now);
-            JsonNode chart = CloudEvents.MAPPER.readTree(Systems.get(jobmon.base()
-                    + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&" + week, alice));
+            String jmWeek = "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&" + week;
+            System.out.println("load before the queries: " + uptime());
+            long firstCall = System.nanoTime();
+            JsonNode chart = CloudEvents.MAPPER.readTree(Systems.get(jobmon.base() + jmWeek, alice));
+            double firstWeek = (System.nanoTime() - firstCall) / 1e6;
             long step = chart.get("stepSeconds").asLong();
             System.out.printf("jobmon 7-day chart: %d series × %d points, step %d s from %s%n", chart.get("series").size(),
                     chart.get("series").get(0).get("points").size(), step, chart.get("resolution").asText());
@@ -133,7 +166,10 @@ public final class MetricsBenchmark {
                     + "&end=" + now / 1000 + "&step=15";
             String jmHour = jobmon.base() + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&from="
                     + Instant.ofEpochMilli(hourFrom) + "&to=" + Instant.ofEpochMilli(now);
-            double[] jw = latency(jobmon.base() + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&" + week, alice);
+            String jmHourPath = jmHour.substring(jobmon.base().length());
+            // the first call of each chart: nothing of it decoded yet in this process, the code not yet compiled
+            System.out.printf("jobmon first calls (ms): 7-day %.1f, 1-hour %.1f%n", firstWeek, once(jmHour, alice));
+            double[] jw = latency(jobmon.base() + jmWeek, alice);
             double[] pw = latency(prom.base() + promWeek, null);
             double[] vw = latency(vm.base() + promWeek, null);
             double[] jh = latency(jmHour, alice);
@@ -143,11 +179,27 @@ public final class MetricsBenchmark {
                     jw[0], jw[1], pw[0], pw[1], vw[0], vw[1]);
             System.out.printf("1-hour chart at 15 s (p50/p99 ms): jobmon %.1f/%.1f, prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n",
                     jh[0], jh[1], ph[0], ph[1], vh[0], vh[1]);
+            // where a chart's time goes: an authenticated answer without the database (token, routing, JSON), and the
+            // same chart over one minute (every lookup and round trip of a chart, almost no points)
+            double[] cat = latency(jobmon.base() + "/api/v1/metrics/catalogue", alice);
+            double[] minute = latency(jobmon.base() + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&from="
+                    + Instant.ofEpochMilli(now - 60_000) + "&to=" + Instant.ofEpochMilli(now), alice);
+            System.out.printf("jobmon floors (p50/p99 ms): catalogue (token, no database) %.1f/%.1f, 1-minute chart"
+                    + " (every lookup, ~4 points) %.1f/%.1f%n", cat[0], cat[1], minute[0], minute[1]);
+            if (gateway != null) {
+                double[] gw = latency(gateway.base() + jmWeek, alice);
+                double[] gh = latency(gateway.base() + jmHourPath, alice);
+                System.out.printf("through the gateway (p50/p99 ms): 7-day %.1f/%.1f, 1-hour %.1f/%.1f%n", gw[0], gw[1],
+                        gh[0], gh[1]);
+            }
             rows.forEach(r -> System.out.println("| " + String.join(" | ", r) + " |"));
             System.out.println("load at end: " + uptime());
         } finally {
             for (Systems.Proc p : List.of(jobmon, prom, vm)) {
                 p.stop();
+            }
+            if (gateway != null) {
+                gateway.stop();
             }
         }
     }
@@ -232,6 +284,29 @@ public final class MetricsBenchmark {
     static long jobmonBytes(EmbeddedPostgresDb.Connection db) throws Exception {
         return scalar(db, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
                 + " ON n.oid = c.relnamespace WHERE n.nspname = 'metrics' AND c.relkind = 'r'");
+    }
+
+    /** Bytes per sample of each of jobmon's tables (partitions added up under their table's name). */
+    static String tableSizes(EmbeddedPostgresDb.Connection db, long samples) throws Exception {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = jdbc(db); Statement s = c.createStatement(); ResultSet r = s.executeQuery(
+                "SELECT regexp_replace(c.relname, '_p[0-9]+$', '') AS t, sum(pg_total_relation_size(c.oid)) AS b"
+                        + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'metrics'"
+                        + " AND c.relkind = 'r' GROUP BY 1 ORDER BY 2 DESC")) {
+            while (r.next()) {
+                if (r.getLong(2) * 100 / samples > 0) {
+                    out.append(String.format("%s %.2f, ", r.getString(1), r.getLong(2) / (double) samples));
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /** One call's time in ms. */
+    static double once(String url, String token) throws Exception {
+        long t = System.nanoTime();
+        Systems.get(url, token);
+        return (System.nanoTime() - t) / 1e6;
     }
 
     /** p50 and p99 in ms of {@code url} over 60 calls after 5 warm-up calls. */

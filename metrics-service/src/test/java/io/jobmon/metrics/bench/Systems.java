@@ -77,7 +77,7 @@ final class Systems {
     /** The packaged metrics-service on the benchmark's broker and database, tokens checked against a local key. */
     static Proc jobmon(String bootstrap, String dbUrl, String user, String password, String group, int mgmt)
             throws Exception {
-        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
+        Path jar = Path.of(System.getProperty("bench.jar", "target/quarkus-app/quarkus-run.jar"));
         if (!Files.exists(jar)) {
             throw new IllegalStateException("build first: ./mvnw -pl metrics-service -am package -DskipTests");
         }
@@ -103,6 +103,33 @@ final class Systems {
         cmd.add("-jar");
         cmd.add(jar.toString());
         return start("jobmon", cmd, port, null);
+    }
+
+    /**
+     * The packaged gateway ({@code ../gateway/target/quarkus-app}, or {@code bench.gatewayJar}) in front of
+     * metrics-service, tokens checked against the same local key, the per-user rate limit out of the way; null when
+     * the gateway is not built.
+     */
+    static Proc gateway(String metricsBase, String metricsManagement) throws Exception {
+        Path jar = Path.of(System.getProperty("bench.gatewayJar", "../gateway/target/quarkus-app/quarkus-run.jar"));
+        if (!Files.exists(jar)) {
+            return null;
+        }
+        int port = freePort();
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m"));
+        Map<String, String> props = Map.ofEntries(Map.entry("quarkus.http.port", String.valueOf(port)),
+                Map.entry("quarkus.management.port", String.valueOf(freePort())),
+                Map.entry("jobmon.gateway.services.metrics", metricsBase),
+                Map.entry("jobmon.gateway.management.metrics", metricsManagement),
+                Map.entry("jobmon.gateway.rate-limit.refill", "1000000"),
+                Map.entry("jobmon.gateway.rate-limit.burst", "1000000"),
+                Map.entry("quarkus.oidc.public-key", publicKey()), Map.entry("quarkus.oidc.auth-server-url", ""),
+                Map.entry("quarkus.oidc.discovery-enabled", "false"), Map.entry("quarkus.log.level", "WARN"));
+        props.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+        cmd.add("-jar");
+        cmd.add(jar.toString());
+        return start("gateway", cmd, port, null);
     }
 
     /** The public half of the OIDC test server's signing key, which {@code Tokens} signs with. */
@@ -152,6 +179,43 @@ final class Systems {
             if (l.startsWith(name + " ") || l.startsWith(name + "{")) {
                 sum += Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1));
             }
+        }
+        return sum;
+    }
+
+    /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+    static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime in clock ticks (USER_HZ)
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** The parent of a process. */
+    static long parent(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** CPU seconds of a process and its children (PostgreSQL: the postmaster and its backends). */
+    static double treeCpuSeconds(long root) {
+        double sum = cpuSeconds(root);
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : procs.toList()) {
+                String name = p.getFileName().toString();
+                if (name.chars().allMatch(Character::isDigit) && parent(Long.parseLong(name)) == root) {
+                    sum += cpuSeconds(Long.parseLong(name));
+                }
+            }
+        } catch (IOException e) {
+            return sum;
         }
         return sum;
     }

@@ -16,6 +16,8 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import io.restassured.path.json.JsonPath;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +38,9 @@ class JobChartsTest {
 
     @Inject
     Compactor compactor;
+
+    @Inject
+    Pool pool;
 
     static JsonPath chart(String job, String query) {
         return given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics?" + query)
@@ -145,6 +150,68 @@ class JobChartsTest {
         assertEquals(before.getList("series[1].points"), after.getList("series[1].points"));
         List<Object> rates = after.getList("series[0].points");
         assertEquals(before.getList("series[0].points").subList(1, 119), rates.subList(1, 119));
+    }
+
+    @Test
+    void aChartShownAgainAfterLateSamplesWereCompactedIntoItsWindowShowsTheLateValues() {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0, 480, (i, ms) -> 40));
+        String minutes = "metric=gpu_util&step=60&" + range(T0, T0.plus(Duration.ofHours(2)));
+        String raw = "metric=gpu_util&step=15&" + range(T0, T0.plus(Duration.ofMinutes(10)));
+        await().atMost(WAIT).until(() -> Fixtures.points(chart(job, minutes), 0) == 120);
+        compactor.compactAll(T0.plus(Duration.ofDays(1)).toEpochMilli()).await().atMost(WAIT);
+        // shown once from the chunks and rollups (this replica keeps what it decoded), then corrected by late samples
+        assertEquals(40.0, value(chart(job, minutes), 0, 0));
+        assertEquals(40.0, value(chart(job, raw), 0, 0));
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0, 8, (i, ms) -> 100));
+        await().atMost(WAIT).until(() -> value(chart(job, raw), 0, 7) == 100.0);
+        compactor.compactAll(T0.plus(Duration.ofDays(1)).toEpochMilli()).await().atMost(WAIT);
+        JsonPath m = chart(job, minutes);
+        assertEquals(100.0, value(m, 0, 0));
+        assertEquals(100.0, value(m, 0, 1));
+        assertEquals(40.0, value(m, 0, 2));
+        assertEquals(120, Fixtures.points(m, 0));
+        JsonPath r = chart(job, raw);
+        assertEquals(100.0, value(r, 0, 7));
+        assertEquals(40.0, value(r, 0, 8));
+        assertEquals(40, Fixtures.points(r, 0));
+    }
+
+    @Test
+    void oneMinuteRollupsKeptOneChunkPerWindowBeforeAreStillChartedAndFoldedIntoTheirDaysChunk() {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0, 480, (i, ms) -> 40));
+        String q = "metric=gpu_util&step=60&" + range(T0, T0.plus(Duration.ofHours(4)));
+        await().atMost(WAIT).until(() -> Fixtures.points(chart(job, q), 0) == 120);
+        compactor.compactAll(T0.plus(Duration.ofDays(1)).toEpochMilli()).await().atMost(WAIT);
+        long day = T0.toEpochMilli() / 86_400_000L * 86_400_000L;
+        long id = pool.preparedQuery("SELECT id FROM series WHERE node = $1").execute(Tuple.of(node)).await()
+                .atMost(WAIT).iterator().next().getLong("id");
+        // as the compactor wrote them before: the window's 1-minute rollups in a chunk that starts with the window
+        pool.preparedQuery("UPDATE rollup_1m SET start_ms = $3 WHERE series_id = $1 AND start_ms = $2")
+                .execute(Tuple.of(id, day, T0.toEpochMilli())).await().atMost(WAIT);
+        assertEquals(40.0, value(chart(job, q), 0, 119));
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0.plus(Duration.ofHours(2)), 480,
+                (i, ms) -> 60));
+        await().atMost(WAIT).until(() -> Fixtures.points(chart(job, q), 0) == 240);
+        compactor.compactAll(T0.plus(Duration.ofDays(1)).toEpochMilli()).await().atMost(WAIT);
+        List<Long> starts = new ArrayList<>();
+        pool.preparedQuery("SELECT start_ms FROM rollup_1m WHERE series_id = $1").execute(Tuple.of(id)).await()
+                .atMost(WAIT).forEach(r -> starts.add(r.getLong("start_ms")));
+        assertEquals(List.of(day), starts, "one chunk for the day");
+        JsonPath c = chart(job, q);
+        assertEquals("1m", c.getString("resolution"));
+        assertEquals(240, Fixtures.points(c, 0));
+        assertEquals(40.0, value(c, 0, 0));
+        assertEquals(40.0, value(c, 0, 119));
+        assertEquals(60.0, value(c, 0, 120));
+        assertEquals(60.0, value(c, 0, 239));
     }
 
     /** How the API writes a time: RFC 3339 in UTC to the millisecond. */

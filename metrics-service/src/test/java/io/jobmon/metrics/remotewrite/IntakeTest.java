@@ -99,4 +99,27 @@ class IntakeTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
                 .extract().jsonPath(), 0) == 4);
     }
+
+    @Test
+    void recordsOfTheEventsFirstFormStillOnTheTopicAreStoredAndAnUnevenSeriesIsDeadLettered() {
+        String node = Fixtures.newId("n");
+        String job = Fixtures.newId("j");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        KafkaTestClient.send(Topics.METRICS_SAMPLES, node, "{\"specversion\":\"1.0\",\"id\":\"" + node
+                + "\",\"type\":\"io.jobmon.metrics.samples.v1\",\"data\":{\"node\":\"" + node
+                + "\",\"series\":[{\"name\":\"up\",\"timestampsMs\":[" + T0.toEpochMilli() + ",1],\"values\":[1]}]}}");
+        // written as producers did before the series form: an object per sample, labels repeated
+        Fixtures.sendSamplesFirstForm(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 6,
+                (i, ms) -> 60 + i));
+        List<ConsumerRecord<String, String>> dead = KafkaTestClient.await(Topics.dlq(Topics.METRICS_SAMPLES),
+                r -> r.value() != null && r.value().contains(node), 1, Duration.ofSeconds(30));
+        String reason = new String(dead.get(0).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
+        assertEquals(true, reason.contains("series[0] has 2 timestamps and 1 values"), reason);
+        String q = "/api/v1/jobs/" + job + "/metrics?metric=gpu_util&from=" + T0 + "&to=" + T0.plus(Duration.ofMinutes(5));
+        await().atMost(Duration.ofSeconds(30)).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
+                .extract().jsonPath(), 0) == 6);
+        var chart = given().auth().oauth2(Tokens.alice()).get(q).then().statusCode(200).extract().jsonPath();
+        assertEquals(60.0, chart.getDouble("series[0].points[0][1]"));
+        assertEquals(65.0, chart.getDouble("series[0].points[5][1]"));
+    }
 }

@@ -1,8 +1,10 @@
 package io.jobmon.metrics.remotewrite;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.jobmon.contracts.events.MetricSamples;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.metrics.remotewrite.prompb.Types;
 import java.util.List;
@@ -10,13 +12,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.xerial.snappy.Snappy;
 
-/** Remote-write bodies to samples per node. */
+/** Remote-write bodies to series per node. */
 class RemoteWriteDecoderTest {
 
     static final List<String> NODE_LABELS = List.of("hostname", "Hostname", "node", "instance");
 
     @Test
-    void samplesAreGroupedByTheNodeTheirLabelsNameAndStaleMarkersDropped() {
+    void seriesAreGroupedByTheNodeTheirLabelsNameWithSortedLabelsAndStaleMarkersDropped() {
         long t = 1_700_000_000_000L;
         Types.TimeSeries gpu = RemoteWriteBodies.series("DCGM_FI_DEV_GPU_UTIL",
                 Map.of("Hostname", "gpu-1", "gpu", "0", "instance", "10.0.0.7:9400"), t, 3, 15_000, i -> 50 + i);
@@ -25,11 +27,12 @@ class RemoteWriteDecoderTest {
         RemoteWriteDecoder.Decoded d = RemoteWriteDecoder.decode(RemoteWriteBodies.body(List.of(gpu, node)), NODE_LABELS);
         assertEquals(4, d.samples());
         assertEquals(1, d.skipped(), "the staleness marker");
-        assertEquals(3, d.byNode().get("gpu-1").size());
-        assertEquals(52, d.byNode().get("gpu-1").get(2).value());
-        assertEquals(t + 30_000, d.byNode().get("gpu-1").get(2).timestampMs());
-        assertEquals("0", d.byNode().get("gpu-1").get(0).labels().get("gpu"));
-        assertEquals(1, d.byNode().get("gpu-2").size(), "instance without its port");
+        assertEquals(1, d.byNode().get("gpu-1").size(), "one series");
+        MetricSamples.Series util = d.byNode().get("gpu-1").get(0);
+        assertArrayEquals(new long[] {t, t + 15_000, t + 30_000}, util.timestampsMs());
+        assertArrayEquals(new double[] {50, 51, 52}, util.values());
+        assertEquals(List.of("Hostname", "gpu", "instance"), List.copyOf(util.labels().keySet()), "labels sorted by name");
+        assertEquals(1, d.byNode().get("gpu-2").get(0).size(), "instance without its port");
     }
 
     @Test

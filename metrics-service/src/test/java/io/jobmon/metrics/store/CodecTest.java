@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobmon.metrics.store.codec.Bytes;
 import io.jobmon.metrics.store.codec.ChunkCodec;
+import io.jobmon.metrics.store.codec.Columns;
 import io.jobmon.metrics.store.codec.HeadCodec;
 import io.jobmon.metrics.store.codec.Points;
 import io.jobmon.metrics.store.codec.Rollups;
+import io.jobmon.metrics.store.codec.Zstd;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -62,6 +66,51 @@ class CodecTest {
         assertEquals(2, into.size());
         assertSame(block.get(3L), into.get(3L));
         assertSame(block.get(30L), into.get(30L));
+    }
+
+    @Test
+    void aHeadBlockWrittenBeforeSeriesLengthsWereRecordedIsStillRead() {
+        Map<Long, Points> block = new LinkedHashMap<>();
+        for (long id = 1; id <= 5; id++) {
+            long k = id;
+            block.put(id, points(8, i -> k * 100 + i, 0));
+        }
+        // the first layout: count, then per series id, n, times, values (no marker, no lengths)
+        Bytes raw = new Bytes(1024);
+        raw.varint(block.size());
+        block.forEach((id, p) -> {
+            raw.varint(id);
+            raw.varint(p.n);
+            Columns.writeTimes(raw, p.t, 0, p.n);
+            Columns.writeValues(raw, p.v, 0, p.n);
+        });
+        Map<Long, Points> into = new HashMap<>();
+        HeadCodec.decode(Zstd.compress(raw, HeadCodec.LEVEL), id -> id == 2 || id == 5, into);
+        assertEquals(2, into.size());
+        assertSame(block.get(2L), into.get(2L));
+        assertSame(block.get(5L), into.get(5L));
+    }
+
+    @Test
+    void rollupChunksOfOneSeriesReadTogetherKeepEveryBucketOnceTheLaterChunkWinning() {
+        long t0 = 1_748_736_000_000L;
+        Rollups day = new Rollups(4);
+        Rollups window = new Rollups(4);
+        Rollups next = new Rollups(4);
+        for (int i = 0; i < 4; i++) {
+            day.add(t0 + i * 60_000L, 1, 1, 1, 1, 1, Double.NaN);
+            window.add(t0 + (2 + i) * 60_000L, 2, 2, 2, 1, 2, Double.NaN); // overlaps the day chunk's last two
+            next.add(t0 + (10 + i) * 60_000L, 3, 3, 3, 1, 3, Double.NaN);
+        }
+        Rollups disjoint = Rollups.concat(List.of(day, next));
+        assertEquals(8, disjoint.n);
+        assertArrayEquals(new double[] {1, 1, 1, 1, 3, 3, 3, 3}, Arrays.copyOf(disjoint.last, 8));
+        Rollups overlapping = Rollups.concat(List.of(day, window, next));
+        assertEquals(10, overlapping.n);
+        assertArrayEquals(new double[] {1, 1, 2, 2, 2, 2, 3, 3, 3, 3}, Arrays.copyOf(overlapping.last, 10));
+        for (int i = 1; i < overlapping.n; i++) {
+            assertTrue(overlapping.t[i] > overlapping.t[i - 1], "in time order");
+        }
     }
 
     @Test

@@ -40,9 +40,13 @@ public final class Bytes {
     }
 
     public void put(byte[] b) {
-        ensure(b.length);
-        System.arraycopy(b, 0, buf, size, b.length);
-        size += b.length;
+        put(b, 0, b.length);
+    }
+
+    public void put(byte[] b, int from, int length) {
+        ensure(length);
+        System.arraycopy(b, from, buf, size, length);
+        size += length;
     }
 
     /** Unsigned LEB128. */
@@ -82,6 +86,13 @@ public final class Bytes {
 
         public int position() {
             return pos;
+        }
+
+        public void skip(int n) {
+            if (n < 0 || pos + n > end) {
+                throw new IllegalStateException("truncated block");
+            }
+            pos += n;
         }
 
         public int get() {

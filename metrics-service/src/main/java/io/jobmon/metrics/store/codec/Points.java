@@ -73,6 +73,11 @@ public final class Points {
         return out;
     }
 
+    /** Bytes held (for a cache's weight). */
+    public long bytes() {
+        return 48L + t.length * 16L;
+    }
+
     public long first() {
         return t[0];
     }

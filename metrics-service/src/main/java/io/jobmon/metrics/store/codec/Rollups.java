@@ -140,6 +140,45 @@ public final class Rollups {
         return out;
     }
 
+    /**
+     * All chunks' buckets in time order, a bucket in several chunks taken from the later one in the list. Chunks of
+     * disjoint time ranges in order (the usual case) are appended in one pass.
+     */
+    public static Rollups concat(java.util.List<Rollups> chunks) {
+        if (chunks.size() == 1) {
+            return chunks.get(0);
+        }
+        int total = 0;
+        boolean disjoint = true;
+        long lastT = Long.MIN_VALUE;
+        for (Rollups r : chunks) {
+            total += r.n;
+            if (r.n > 0) {
+                disjoint &= r.t[0] > lastT;
+                lastT = r.t[r.n - 1];
+            }
+        }
+        if (!disjoint) {
+            Rollups out = new Rollups(0);
+            for (Rollups r : chunks) {
+                out = merge(out, r);
+            }
+            return out;
+        }
+        Rollups out = new Rollups(total);
+        for (Rollups r : chunks) {
+            for (int i = 0; i < r.n; i++) {
+                out.copy(r, i);
+            }
+        }
+        return out;
+    }
+
+    /** Bytes held (for a cache's weight). */
+    public long bytes() {
+        return 64L + t.length * 56L;
+    }
+
     /** The buckets with from <= t < to. */
     public Rollups slice(long from, long to) {
         Rollups out = new Rollups(n);

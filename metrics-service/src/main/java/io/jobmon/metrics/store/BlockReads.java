@@ -1,0 +1,211 @@
+package io.jobmon.metrics.store;
+
+import io.jobmon.metrics.store.codec.ChunkCodec;
+import io.jobmon.metrics.store.codec.HeadCodec;
+import io.jobmon.metrics.store.codec.Points;
+import io.jobmon.metrics.store.codec.Rollups;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads what a chart needs in one statement (one snapshot, so a window compacted meanwhile is seen either in the head
+ * or in the chunks, never in neither): the head blocks of the series' nodes and the series' stored blocks of one
+ * table (raw chunks or rollups). Blocks this replica decoded before ({@link DecodedCache}) are named in the query and
+ * come back without their bodies; the rest are decoded on a worker thread and kept.
+ */
+@ApplicationScoped
+public class BlockReads {
+
+    /** The stored tables of blocks. */
+    public enum Table {
+        CHUNK("chunk"), ROLLUP_1M("rollup_1m"), ROLLUP_1H("rollup_1h");
+
+        final String name;
+
+        Table(String name) {
+            this.name = name;
+        }
+    }
+
+    /**
+     * What a read found: the head's samples of the wanted series (in no particular order, possibly repeated; never
+     * to be changed: they may be cached), and per series its stored blocks in start order ({@link Points} of raw
+     * chunks, {@link Rollups} of rollup chunks; the same: read-only).
+     */
+    public record Found(Map<Long, List<Points>> head, Map<Long, List<Object>> stored) {
+    }
+
+    /** A head block's samples of the series a reader looked for ({@code looked}), found or not. */
+    record HeadPart(Set<Long> looked, Map<Long, Points> found) {
+        long bytes() {
+            long b = 64L + looked.size() * 16L;
+            for (Points p : found.values()) {
+                b += p.bytes();
+            }
+            return b;
+        }
+    }
+
+    private static final String SQL = "SELECT 0 AS kind, h.id AS key, h.window_ms AS at, 0::bigint AS version,"
+            + " h.node AS node, CASE WHEN h.id = ANY($5::bigint[]) THEN NULL ELSE h.body END AS body"
+            + " FROM head_block h WHERE h.node = ANY($1::text[]) AND h.window_ms >= $2 AND h.window_ms < $3"
+            + " UNION ALL SELECT 1, c.series_id, c.start_ms, c.xmin::text::bigint, NULL, CASE WHEN (c.series_id,"
+            + " c.start_ms, c.xmin::text::bigint) IN (SELECT * FROM unnest($6::bigint[], $7::bigint[], $8::bigint[]))"
+            + " THEN NULL ELSE c.body END FROM %s c WHERE c.series_id = ANY($4::bigint[]) AND c.start_ms >= $9"
+            + " AND c.start_ms < $3";
+
+    private final Pool pool;
+    private final DecodedCache cache;
+
+    public BlockReads(Pool pool, DecodedCache cache) {
+        this.pool = pool;
+        this.cache = cache;
+    }
+
+    /**
+     * @param headFrom the first head window read; {@code storedFrom} the first stored block start read; both up to
+     *        {@code to}
+     */
+    public Uni<Found> read(List<SeriesRef> series, Table table, long headFrom, long storedFrom, long to) {
+        Map<String, Set<Long>> wanted = new HashMap<>();
+        series.forEach(s -> wanted.computeIfAbsent(s.node(), k -> new HashSet<>()).add(s.id()));
+        // what this replica holds: head blocks that have every wanted series of their node, stored blocks by version
+        Map<String, Map<Long, DecodedCache.Item>> heads = new HashMap<>();
+        List<Long> knownBlocks = new ArrayList<>();
+        wanted.forEach((node, ids) -> {
+            Map<Long, DecodedCache.Item> snap = cache.snapshot(headGroup(node));
+            heads.put(node, snap);
+            snap.forEach((id, item) -> {
+                if (item.at() >= headFrom && item.at() < to && ((HeadPart) item.value()).looked().containsAll(ids)) {
+                    knownBlocks.add(id);
+                }
+            });
+        });
+        Map<Long, Map<Long, DecodedCache.Item>> stored = new HashMap<>();
+        List<Long> knownSeries = new ArrayList<>();
+        List<Long> knownStarts = new ArrayList<>();
+        List<Long> knownVersions = new ArrayList<>();
+        for (SeriesRef s : series) {
+            Map<Long, DecodedCache.Item> snap = cache.snapshot(storedGroup(table, s.id()));
+            stored.put(s.id(), snap);
+            snap.forEach((start, item) -> {
+                if (start >= storedFrom && start < to) {
+                    knownSeries.add(s.id());
+                    knownStarts.add(start);
+                    knownVersions.add(item.version());
+                }
+            });
+        }
+        Tuple args = Tuple.tuple().addArrayOfString(wanted.keySet().toArray(String[]::new)).addValue(headFrom)
+                .addValue(to).addArrayOfLong(stored.keySet().toArray(Long[]::new))
+                .addArrayOfLong(knownBlocks.toArray(Long[]::new)).addArrayOfLong(knownSeries.toArray(Long[]::new))
+                .addArrayOfLong(knownStarts.toArray(Long[]::new)).addArrayOfLong(knownVersions.toArray(Long[]::new))
+                .addValue(storedFrom);
+        return pool.preparedQuery(String.format(SQL, table.name)).execute(args).chain(rows -> {
+            List<Row> list = new ArrayList<>(rows.size());
+            long bodyBytes = 0;
+            for (Row r : rows) {
+                list.add(r);
+                io.vertx.mutiny.core.buffer.Buffer body = r.getBuffer("body");
+                bodyBytes += body == null ? 0 : body.length();
+            }
+            list.sort((a, b) -> Long.compare(a.getLong("at"), b.getLong("at")));
+            Uni<List<Row>> found = Uni.createFrom().item(list);
+            // blocks to decode go to a worker thread; what this replica had decoded is put together where it is
+            if (bodyBytes > INLINE_DECODE_BYTES) {
+                found = found.emitOn(Infrastructure.getDefaultWorkerPool());
+            }
+            return found.map(l -> resolve(l, table, wanted, heads, stored, headFrom, storedFrom, to));
+        });
+    }
+
+    /** Compressed bytes decoded on the thread the rows arrived on (a few small blocks); more go to a worker. */
+    static final long INLINE_DECODE_BYTES = 16 * 1024;
+
+    private Found resolve(List<Row> rows, Table table, Map<String, Set<Long>> wanted,
+            Map<String, Map<Long, DecodedCache.Item>> heads, Map<Long, Map<Long, DecodedCache.Item>> stored,
+            long headFrom, long storedFrom, long to) {
+        Map<Long, List<Points>> head = new HashMap<>();
+        Map<Long, List<Object>> blocks = new HashMap<>();
+        Map<String, Map<Long, DecodedCache.Item>> newHead = new HashMap<>();
+        Map<String, Set<Long>> seenHead = new HashMap<>();
+        Map<Long, Map<Long, DecodedCache.Item>> newStored = new HashMap<>();
+        Map<Long, Set<Long>> seenStored = new HashMap<>();
+        for (Row r : rows) {
+            long key = r.getLong("key");
+            long at = r.getLong("at");
+            io.vertx.mutiny.core.buffer.Buffer body = r.getBuffer("body");
+            if (r.getInteger("kind") == 0) {
+                String node = r.getString("node");
+                Set<Long> ids = wanted.get(node);
+                DecodedCache.Item old = heads.get(node).get(key);
+                HeadPart part;
+                if (body == null) {
+                    part = (HeadPart) old.value();
+                } else {
+                    Map<Long, Points> found = new HashMap<>();
+                    HeadCodec.decode(body.getBytes(), ids::contains, found);
+                    Set<Long> looked = new HashSet<>(ids);
+                    if (old != null) { // keep what an earlier reader looked for in the same block
+                        HeadPart before = (HeadPart) old.value();
+                        looked.addAll(before.looked());
+                        before.found().forEach(found::putIfAbsent);
+                    }
+                    part = new HeadPart(Set.copyOf(looked), Map.copyOf(found));
+                    newHead.computeIfAbsent(node, k -> new HashMap<>()).put(key,
+                            new DecodedCache.Item(0, at, part, part.bytes()));
+                }
+                seenHead.computeIfAbsent(node, k -> new HashSet<>()).add(key);
+                for (long id : ids) {
+                    Points p = part.found().get(id);
+                    if (p != null) {
+                        head.computeIfAbsent(id, k -> new ArrayList<>()).add(p);
+                    }
+                }
+            } else {
+                Object value;
+                if (body == null) {
+                    value = stored.get(key).get(at).value();
+                } else {
+                    byte[] bytes = body.getBytes();
+                    if (table == Table.CHUNK) {
+                        Points p = ChunkCodec.decode(bytes);
+                        value = p;
+                        newStored.computeIfAbsent(key, k -> new HashMap<>()).put(at,
+                                new DecodedCache.Item(r.getLong("version"), at, p, p.bytes()));
+                    } else {
+                        Rollups ro = Rollups.decode(bytes);
+                        value = ro;
+                        newStored.computeIfAbsent(key, k -> new HashMap<>()).put(at,
+                                new DecodedCache.Item(r.getLong("version"), at, ro, ro.bytes()));
+                    }
+                }
+                seenStored.computeIfAbsent(key, k -> new HashSet<>()).add(at);
+                blocks.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
+            }
+        }
+        heads.keySet().forEach(node -> cache.update(headGroup(node), headFrom, to,
+                newHead.getOrDefault(node, Map.of()), seenHead.getOrDefault(node, Set.of())));
+        stored.keySet().forEach(id -> cache.update(storedGroup(table, id), storedFrom, to,
+                newStored.getOrDefault(id, Map.of()), seenStored.getOrDefault(id, Set.of())));
+        return new Found(head, blocks);
+    }
+
+    static String headGroup(String node) {
+        return "head:" + node;
+    }
+
+    static String storedGroup(Table table, long seriesId) {
+        return table.name + ":" + seriesId;
+    }
+}
