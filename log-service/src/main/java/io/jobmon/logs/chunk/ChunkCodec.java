@@ -1,19 +1,30 @@
 package io.jobmon.logs.chunk;
 
 import com.github.luben.zstd.Zstd;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * The chunk body format, version 1, zstd-compressed as one frame: a header (version, line count, base time and base
- * offset), then columns — time deltas (zigzag varints), offset deltas (zigzag varints), record sub-indexes, flags,
- * text lengths (varints) — then the texts, each followed by {@code '\n'}. Lines are in chunk order
- * ({@link StoredLine#compare}).
+ * The chunk body format, version 2, zstd-compressed as one frame: a header (version, line count, segment count), then
+ * the lines in <b>segments</b> of up to {@value #SEGMENT_LINES} lines or {@value #SEGMENT_BYTES} bytes of text,
+ * <b>newest segment first</b>, each preceded by its size in bytes: line count, base time, base offset, then its
+ * columns — time deltas (zigzag varints), offset deltas (zigzag varints), record sub-indexes, flags, text lengths
+ * (varints) — then its texts, each followed by {@code '\n'}. Lines are in chunk order ({@link StoredLine#compare}).
+ *
+ * <p>Newest first, so that the last lines of a chunk (a tail, a backward page, a follow's start) are the first bytes
+ * of the frame: {@link #decodeNewest} decompresses only as far as they reach (ADR 0020). A search decodes the whole
+ * frame ({@link #decode}); the texts are then laid out oldest first, one region it scans in one pass. Bodies of
+ * version 1 ({@link ChunkCodecV1}) are still read.
  */
 public final class ChunkCodec {
 
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+    /** A segment closes at this many lines … */
+    static final int SEGMENT_LINES = 256;
+    /** … or this many bytes of text. */
+    static final int SEGMENT_BYTES = 32 * 1024;
 
     private ChunkCodec() {
     }
@@ -28,51 +39,82 @@ public final class ChunkCodec {
         int n = lines.size();
         byte[][] texts = new byte[n][];
         long raw = 0;
-        for (int i = 0; i < n; i++) {
-            texts[i] = lines.get(i).text().getBytes(StandardCharsets.UTF_8);
-            raw += texts[i].length;
-        }
-        Buf out = new Buf((int) Math.min(Integer.MAX_VALUE - 64, raw + n * 8L + 32));
-        out.varint(VERSION);
-        out.varint(n);
-        long baseTime = lines.get(0).time();
         long minOffset = Long.MAX_VALUE;
         long maxOffset = Long.MIN_VALUE;
-        for (StoredLine l : lines) {
+        TrigramFilter filter = new TrigramFilter(filterBits);
+        List<Integer> cuts = new ArrayList<>();
+        int segmentLines = 0;
+        int segmentBytes = 0;
+        for (int i = 0; i < n; i++) {
+            StoredLine l = lines.get(i);
+            texts[i] = l.text().getBytes(StandardCharsets.UTF_8);
+            raw += texts[i].length;
             minOffset = Math.min(minOffset, l.offset());
             maxOffset = Math.max(maxOffset, l.offset());
+            filter.add(texts[i], 0, texts[i].length);
+            segmentLines++;
+            segmentBytes += texts[i].length + 1;
+            if (segmentLines == SEGMENT_LINES || segmentBytes >= SEGMENT_BYTES || i == n - 1) {
+                cuts.add(i + 1);
+                segmentLines = 0;
+                segmentBytes = 0;
+            }
         }
-        out.fixed64(baseTime);
-        out.fixed64(minOffset);
-        long prev = baseTime;
-        for (StoredLine l : lines) {
-            out.zigzag(l.time() - prev);
-            prev = l.time();
+        Bytes.Buf out = new Bytes.Buf((int) Math.min(Integer.MAX_VALUE - 64, raw + n * 12L + 64));
+        out.varint(VERSION);
+        out.varint(n);
+        out.varint(cuts.size());
+        Bytes.Buf segment = new Bytes.Buf(SEGMENT_BYTES + SEGMENT_LINES * 24);
+        for (int s = cuts.size() - 1; s >= 0; s--) {
+            segment.reset();
+            writeSegment(segment, lines, texts, s == 0 ? 0 : cuts.get(s - 1), cuts.get(s));
+            out.varint(segment.size());
+            out.write(segment.array(), 0, segment.size());
         }
-        prev = minOffset;
-        for (StoredLine l : lines) {
-            out.zigzag(l.offset() - prev);
-            prev = l.offset();
+        byte[] dst = new byte[(int) Zstd.compressBound(out.size())];
+        long size = Zstd.compressByteArray(dst, 0, dst.length, out.array(), 0, out.size(), zstdLevel);
+        if (Zstd.isError(size)) {
+            throw new IllegalStateException("zstd: " + Zstd.getErrorName(size));
         }
-        for (StoredLine l : lines) {
-            out.varint(l.sub());
-        }
-        for (StoredLine l : lines) {
-            out.write(l.flags());
-        }
-        for (byte[] t : texts) {
-            out.varint(t.length);
-        }
-        TrigramFilter filter = new TrigramFilter(filterBits);
-        for (byte[] t : texts) {
-            filter.add(t, 0, t.length);
-            out.write(t, 0, t.length);
-            out.write('\n');
-        }
-        byte[] body = Zstd.compress(out.toByteArray(), zstdLevel);
-        return new Encoded(body, filter.build(), n, raw, baseTime, lines.get(n - 1).time(), minOffset, maxOffset);
+        byte[] body = Arrays.copyOf(dst, (int) size);
+        return new Encoded(body, filter.build(), n, raw, lines.get(0).time(), lines.get(n - 1).time(), minOffset, maxOffset);
     }
 
+    private static void writeSegment(Bytes.Buf out, List<StoredLine> lines, byte[][] texts, int from, int to) {
+        long baseTime = lines.get(from).time();
+        long baseOffset = Long.MAX_VALUE;
+        for (int i = from; i < to; i++) {
+            baseOffset = Math.min(baseOffset, lines.get(i).offset());
+        }
+        out.varint(to - from);
+        out.fixed64(baseTime);
+        out.fixed64(baseOffset);
+        long prev = baseTime;
+        for (int i = from; i < to; i++) {
+            out.zigzag(lines.get(i).time() - prev);
+            prev = lines.get(i).time();
+        }
+        prev = baseOffset;
+        for (int i = from; i < to; i++) {
+            out.zigzag(lines.get(i).offset() - prev);
+            prev = lines.get(i).offset();
+        }
+        for (int i = from; i < to; i++) {
+            out.varint(lines.get(i).sub());
+        }
+        for (int i = from; i < to; i++) {
+            out.write(lines.get(i).flags());
+        }
+        for (int i = from; i < to; i++) {
+            out.varint(texts[i].length);
+        }
+        for (int i = from; i < to; i++) {
+            out.write(texts[i], 0, texts[i].length);
+            out.write('\n');
+        }
+    }
+
+    /** Every line of the chunk. */
     public static ChunkData decode(byte[] body) {
         long size = Zstd.getFrameContentSize(body);
         if (size < 0 || size > Integer.MAX_VALUE) {
@@ -80,92 +122,29 @@ public final class ChunkCodec {
         }
         byte[] b = Zstd.decompress(body, (int) size);
         int[] pos = {0};
-        int version = (int) varint(b, pos);
+        int version = (int) Bytes.varint(b, pos);
+        if (version == 1) {
+            return ChunkCodecV1.decode(b, pos);
+        }
         if (version != VERSION) {
             throw new IllegalStateException("chunk format " + version + " is not known");
         }
-        int n = (int) varint(b, pos);
-        long t = fixed64(b, pos);
-        long o = fixed64(b, pos);
-        long[] times = new long[n];
-        long[] offsets = new long[n];
-        int[] subs = new int[n];
-        byte[] flags = new byte[n];
-        int[] starts = new int[n];
-        int[] lengths = new int[n];
-        for (int i = 0; i < n; i++) {
-            t += unzigzag(varint(b, pos));
-            times[i] = t;
+        int n = (int) Bytes.varint(b, pos);
+        int count = (int) Bytes.varint(b, pos);
+        List<Segments.At> segments = new ArrayList<>(count);
+        for (int s = 0; s < count; s++) {
+            int length = (int) Bytes.varint(b, pos);
+            segments.add(new Segments.At(b, pos[0]));
+            pos[0] += length;
         }
-        for (int i = 0; i < n; i++) {
-            o += unzigzag(varint(b, pos));
-            offsets[i] = o;
-        }
-        for (int i = 0; i < n; i++) {
-            subs[i] = (int) varint(b, pos);
-        }
-        for (int i = 0; i < n; i++) {
-            flags[i] = b[pos[0]++];
-        }
-        for (int i = 0; i < n; i++) {
-            lengths[i] = (int) varint(b, pos);
-        }
-        int textFrom = pos[0];
-        int p = textFrom;
-        for (int i = 0; i < n; i++) {
-            starts[i] = p;
-            p += lengths[i] + 1;
-        }
-        return new ChunkData(n, times, offsets, subs, flags, starts, lengths, b, textFrom, p);
+        return Segments.assemble(n, n, segments);
     }
 
-    private static long varint(byte[] b, int[] pos) {
-        long v = 0;
-        int shift = 0;
-        while (true) {
-            byte x = b[pos[0]++];
-            v |= (long) (x & 0x7F) << shift;
-            if (x >= 0) {
-                return v;
-            }
-            shift += 7;
-        }
-    }
-
-    private static long fixed64(byte[] b, int[] pos) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v |= (b[pos[0]++] & 0xFFL) << (8 * i);
-        }
-        return v;
-    }
-
-    private static long unzigzag(long v) {
-        return (v >>> 1) ^ -(v & 1);
-    }
-
-    /** A growable byte buffer with the varint writers. */
-    private static final class Buf extends ByteArrayOutputStream {
-        Buf(int size) {
-            super(size);
-        }
-
-        void varint(long v) {
-            while ((v & ~0x7FL) != 0) {
-                write((int) ((v & 0x7F) | 0x80));
-                v >>>= 7;
-            }
-            write((int) v);
-        }
-
-        void zigzag(long v) {
-            varint((v << 1) ^ (v >> 63));
-        }
-
-        void fixed64(long v) {
-            for (int i = 0; i < 8; i++) {
-                write((int) (v >>> (8 * i)));
-            }
-        }
+    /**
+     * At least the newest {@code lines} lines of the chunk (all of them if it holds fewer), decompressing the frame only
+     * as far as they reach; their {@link ChunkData#first} tells which they are.
+     */
+    public static ChunkData decodeNewest(byte[] body, int lines) {
+        return Segments.newest(body, lines);
     }
 }

@@ -5,11 +5,15 @@ import java.nio.charset.StandardCharsets;
 /**
  * A decoded chunk, column by column: line {@code i} has {@code times[i]}, {@code offsets[i]}, {@code subs[i]},
  * {@code flags[i]} and its UTF-8 text at {@code text[starts[i] .. starts[i] + lengths[i])}. The text region holds the
- * lines in order, each followed by {@code '\n'}, so a search scans it in one pass.
+ * lines in order, each followed by {@code '\n'}, so a search scans it in one pass. It holds either every line of the
+ * chunk or, read from the newest end ({@link ChunkCodec#decodeNewest}), its last {@code size} lines: line {@code i}
+ * here is line {@code first + i} of the chunk.
  */
 public final class ChunkData {
 
     public final int size;
+    /** How many older lines of the chunk are not held (0: all are). */
+    public final int first;
     public final long[] times;
     public final long[] offsets;
     public final int[] subs;
@@ -21,9 +25,10 @@ public final class ChunkData {
     public final int textFrom;
     public final int textTo;
 
-    ChunkData(int size, long[] times, long[] offsets, int[] subs, byte[] flags, int[] starts, int[] lengths, byte[] text,
-            int textFrom, int textTo) {
+    ChunkData(int size, int first, long[] times, long[] offsets, int[] subs, byte[] flags, int[] starts, int[] lengths,
+            byte[] text, int textFrom, int textTo) {
         this.size = size;
+        this.first = first;
         this.times = times;
         this.offsets = offsets;
         this.subs = subs;

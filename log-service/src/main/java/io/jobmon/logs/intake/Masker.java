@@ -1,7 +1,7 @@
 package io.jobmon.logs.intake;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,12 +21,21 @@ public final class Masker {
         int linesInBlock = -1;
     }
 
+    /** Lowercase text of a BEGIN line: a block may start on this line. */
+    private static final String KEY_BLOCK = "private key-----";
+
     private final List<MaskingRules.Rule> rules;
     private final String replacement;
+    /** The rules' hints and, last, {@link #KEY_BLOCK}: found in one pass over a line. */
+    private final HintScan hints;
 
     public Masker(List<MaskingRules.Rule> rules, String replacement) {
         this.rules = rules;
         this.replacement = replacement;
+        List<List<String>> all = new ArrayList<>();
+        rules.forEach(r -> all.add(r.hints()));
+        all.add(List.of(KEY_BLOCK));
+        this.hints = new HintScan(all);
     }
 
     /** @return the masked line, the same instance when nothing was masked */
@@ -43,37 +52,25 @@ public final class Masker {
             }
             return replacement;
         }
-        String lower = line.toLowerCase(Locale.ROOT);
+        long found = hints.scan(line);
         String out = line;
-        for (MaskingRules.Rule rule : rules) {
-            if (!hinted(lower, rule.hints())) {
+        for (int r = 0; r < rules.size(); r++) {
+            if (!hints.runs(found, r, out)) {
                 continue;
             }
-            String masked = apply(rule.pattern(), out);
+            String masked = apply(rules.get(r).pattern(), out);
             if (masked != out) {
                 out = masked;
-                lower = out.toLowerCase(Locale.ROOT);
+                found = hints.scan(out); // the rules after this one look at the masked line
             }
         }
-        if (state != null && lower.contains("private key-----")) {
+        if (state != null && hints.runs(found, rules.size(), out)) {
             Matcher begin = BEGIN.matcher(line);
             if (begin.find() && !END.matcher(line).find(begin.end())) {
                 state.linesInBlock = 0;
             }
         }
         return out;
-    }
-
-    private static boolean hinted(String lower, List<String> hints) {
-        if (hints.isEmpty()) {
-            return true;
-        }
-        for (String h : hints) {
-            if (lower.contains(h)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private String apply(Pattern p, String line) {

@@ -36,16 +36,19 @@ public final class MaskingRules {
             "(?i)\\bbearer\\s+(?<secret>[A-Za-z0-9\\-._~+/]{8,}=*)", "bearer"});
         DEFAULTS.put("url-password", new String[] {
             "\\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\\s:/@]+:(?<secret>[^\\s@/]+)@", "://"});
+        // The key names are what the regexes start with (not a run of name characters before them: the same matches,
+        // without trying every start in a word), and the hints are what must follow them, so that "tokens/s=3500",
+        // "num_input_tokens_seen" or "KeyError" run no regex at all.
         DEFAULTS.put("password-pair", new String[] {
-            "(?i)\\b[\\w.-]*(?:password|passwd|secret|credentials?|api[_-]?key|apikey|access[_-]?key|secret[_-]?key"
+            "(?i)(?:password|passwd|secret|credentials?|api[_-]?key|apikey|access[_-]?key|secret[_-]?key"
                     + "|private[_-]?key)" + VALUE + SECRET,
-            "pass", "secret", "credential", "key"});
+            "pass", "secret", "credential", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey",
+            "private_key", "private-key", "privatekey"});
         // token=..., access_token: ..., HF_TOKEN=...; not tokens=4096, num_tokens: 2048, max_new_tokens, tokenizer=,
         // pad_token/eos_token/bos_token/unk_token (tokenizer settings), nor a plain number (token=42).
         DEFAULTS.put("token-pair", new String[] {
-            "(?i)\\b[\\w.-]*?(?<!pad_|eos_|bos_|unk_|sep_|cls_|mask_|pad|eos|bos|unk|sep|cls)token" + VALUE
-                    + "(?!\\d+\\b)" + SECRET,
-            "token"});
+            "(?i)token(?<!(?:pad|eos|bos|unk|sep|cls)_?token|mask_token)" + VALUE + "(?!\\d+\\b)" + SECRET,
+            "token\"", "token'", "token:", "token=", "token ", "token\t", "token\n", "token\u000b", "token\f", "token\r"});
         DEFAULTS.put("aws-access-key", new String[] {"\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b", "akia", "asia"});
         DEFAULTS.put("aliyun-access-key", new String[] {"\\bLTAI[0-9A-Za-z]{12,28}\\b", "ltai"});
         DEFAULTS.put("jwt", new String[] {"\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}", "eyj"});

@@ -4,8 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jobmon.contracts.events.InvalidRecordException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -28,6 +32,9 @@ import java.util.regex.Pattern;
  * </ul>
  * Container lines of a pod carrying the job label belong to that job; of other pods, to the job whose snapshot
  * names the pod (resolved later); of device-plugin style containers, to their node's system log.
+ *
+ * <p>Only the fields read are taken from a record ({@link SelectiveJson}). One instance per thread (the intake's
+ * decode threads each have theirs).
  */
 public final class RecordParser {
 
@@ -41,11 +48,15 @@ public final class RecordParser {
     private final String jobLabel;
     private final Set<String> systemUnits;
     private final Pattern systemContainers;
+    private final SelectiveJson selective;
+    /** Whether a container name is a system one: the same few names on every record (not thread-safe, as the class). */
+    private final Map<String, Boolean> systemContainer = new HashMap<>();
 
     public RecordParser(String jobLabel, Set<String> systemUnits, Pattern systemContainers) {
         this.jobLabel = jobLabel;
         this.systemUnits = systemUnits;
         this.systemContainers = systemContainers;
+        this.selective = new SelectiveJson(MAPPER, jobLabel);
     }
 
     /**
@@ -56,12 +67,32 @@ public final class RecordParser {
         if (value == null || value.isBlank()) {
             throw new InvalidRecordException("empty record value");
         }
-        JsonNode root;
+        return parse(readSelective(value), kafkaTimeNanos);
+    }
+
+    /** The same answer from the full tree of the record (what {@link SelectiveJson} must be equal to; tests). */
+    Parsed parseFullTree(String value, long kafkaTimeNanos) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidRecordException("empty record value");
+        }
         try {
-            root = MAPPER.readTree(value);
+            return parse(MAPPER.readTree(value), kafkaTimeNanos);
         } catch (JsonProcessingException e) {
             throw new InvalidRecordException("not JSON: " + e.getOriginalMessage());
         }
+    }
+
+    private JsonNode readSelective(String value) {
+        try {
+            return selective.read(value);
+        } catch (JsonProcessingException e) {
+            throw new InvalidRecordException("not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // reading a String: not reached
+        }
+    }
+
+    private Parsed parse(JsonNode root, long kafkaTimeNanos) {
         List<ShipperLine> out = new ArrayList<>(root.isArray() ? root.size() : 1);
         int ignored = 0;
         if (root.isArray()) {
@@ -121,7 +152,7 @@ public final class RecordParser {
         String line = lineText(e);
         long time = time(e, kafkaTime);
         boolean stderr = "stderr".equals(text(e, "stream"));
-        if (container != null && systemContainers.matcher(container).matches()) {
+        if (container != null && isSystemContainer(container)) {
             if (node == null) {
                 throw new InvalidRecordException("system container '" + container + "' without its node (kubernetes.host)");
             }
@@ -130,6 +161,18 @@ public final class RecordParser {
         }
         String job = labels != null && labels.isObject() ? text(labels, jobLabel) : null;
         out.add(new ShipperLine(StreamKey.user(job, node, ns, pod, container), time, stderr, line));
+    }
+
+    private boolean isSystemContainer(String container) {
+        Boolean system = systemContainer.get(container);
+        if (system == null) {
+            if (systemContainer.size() >= 10_000) {
+                systemContainer.clear();
+            }
+            system = systemContainers.matcher(container).matches();
+            systemContainer.put(container, system);
+        }
+        return system;
     }
 
     private int journal(JsonNode e, String unit, String ident, String message, long kafkaTime, List<ShipperLine> out) {

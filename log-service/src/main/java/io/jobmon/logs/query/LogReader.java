@@ -151,6 +151,16 @@ public final class LogReader {
             }
         }
 
+        /**
+         * Whether a backward read needs only the chunk's newest lines: no search (its matches may be far apart), and
+         * the chunk's last line inside the range and before the cursor, so that its newest {@code limit + 1} lines are
+         * all the read can take from it; should it take more, the head decodes the rest.
+         */
+        private boolean newestOnly(ChunkMeta m) {
+            return !r.forward() && r.matcher() == null && m.maxTime() < r.to()
+                    && (r.after() == null || m.maxTime() < r.after().time());
+        }
+
         private void prefetch(ChunkMeta first) {
             List<ChunkMeta> group = new ArrayList<>();
             group.add(first);
@@ -169,26 +179,28 @@ public final class LogReader {
                     throw new Moved();
                 }
                 ready.put(m.ref(), CompletableFuture.supplyAsync(() -> {
-                    ChunkData d = ChunkCodec.decode(body);
+                    ChunkData d = newestOnly(m) ? ChunkCodec.decodeNewest(body, r.limit() + 1) : ChunkCodec.decode(body);
                     boolean[] match = r.matcher() == null ? null : r.matcher().matches(d);
-                    return new Head(m, d, match);
+                    return new Head(m, d, match, body);
                 }, pool));
             }
         }
     }
 
-    /** A decoded chunk and the line of it that comes next. */
+    /** A decoded chunk (or its newest lines) and the line of it that comes next. */
     private static final class Head {
         final ChunkMeta meta;
-        final ChunkData data;
-        final boolean[] match;
+        final byte[] body;
+        ChunkData data;
+        boolean[] match;
         int i;
         Position pos;
 
-        Head(ChunkMeta meta, ChunkData data, boolean[] match) {
+        Head(ChunkMeta meta, ChunkData data, boolean[] match, byte[] body) {
             this.meta = meta;
             this.data = data;
             this.match = match;
+            this.body = body;
         }
 
         Position position() {
@@ -211,6 +223,21 @@ public final class LogReader {
         }
 
         private boolean settle(Request r) {
+            while (true) {
+                if (settleInData(r)) {
+                    return true;
+                }
+                if (r.forward() || i >= 0 || data.first == 0) {
+                    return false;
+                }
+                // read backward past the newest lines decoded: the whole chunk, on at the line before them
+                i = data.first - 1;
+                data = ChunkCodec.decode(body);
+                match = r.matcher() == null ? null : r.matcher().matches(data);
+            }
+        }
+
+        private boolean settleInData(Request r) {
             int step = r.forward() ? 1 : -1;
             for (; i >= 0 && i < data.size; i += step) {
                 long t = data.times[i];

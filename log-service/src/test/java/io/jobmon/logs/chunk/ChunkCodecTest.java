@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -54,5 +55,74 @@ class ChunkCodecTest {
         assertFalse(TrigramFilter.mayContain(e.filter(), TrigramFilter.hashes("CUDA out of memory", false)));
         assertFalse(TrigramFilter.mayContain(e.filter(), TrigramFilter.hashes("Traceback", true)));
         assertTrue(e.filter().length < (1 << 17) / 8, "folded down for a small chunk: " + e.filter().length);
+    }
+
+    @Test
+    void aChunkOfManySegmentsComesBackWhole() {
+        List<StoredLine> in = lines(5 * ChunkCodec.SEGMENT_LINES + 17);
+        in.add(new StoredLine(in.get(in.size() - 1).time() + 1, 99_999, 0, 0, "x".repeat(ChunkCodec.SEGMENT_BYTES + 5)));
+        in.add(new StoredLine(in.get(in.size() - 1).time() + 1, 100_000, 0, 0, "after a long line"));
+        ChunkData d = ChunkCodec.decode(ChunkCodec.encode(in, 3, 1 << 17).body());
+        assertEquals(in.size(), d.size);
+        assertEquals(0, d.first);
+        StringBuilder region = new StringBuilder();
+        for (int i = 0; i < in.size(); i++) {
+            assertEquals(in.get(i), d.stored(i));
+            region.append(in.get(i).text()).append('\n');
+        }
+        assertEquals(region.toString(), new String(d.text, d.textFrom, d.textTo - d.textFrom, StandardCharsets.UTF_8),
+                "one text region, oldest line first, for a search to scan");
+    }
+
+    @Test
+    void theNewestLinesAreReadWithoutTheRestAndAreTheChunksLastLines() {
+        List<StoredLine> in = lines(10 * ChunkCodec.SEGMENT_LINES);
+        byte[] body = ChunkCodec.encode(in, 3, 1 << 17).body();
+        ChunkData newest = ChunkCodec.decodeNewest(body, 300);
+        assertTrue(newest.size >= 300 && newest.size < in.size(), "whole segments, not the chunk: " + newest.size);
+        assertEquals(in.size() - newest.size, newest.first);
+        for (int i = 0; i < newest.size; i++) {
+            assertEquals(in.get(newest.first + i), newest.stored(i));
+        }
+        assertEquals(in.get(in.size() - 1).text() + "\n", new String(newest.text, newest.starts[newest.size - 1],
+                newest.lengths[newest.size - 1] + 1, StandardCharsets.UTF_8));
+        ChunkData all = ChunkCodec.decodeNewest(body, in.size() + 5);
+        assertEquals(in.size(), all.size, "asking for more than the chunk holds gives all of it");
+        assertEquals(0, all.first);
+    }
+
+    /** A body of 3,000 lines ({@link #lines}) written by the format 1 encoder, as chunks stored before 2026-12-02 are. */
+    @Test
+    void aLargeChunkOfTheFirstFormatIsReadWholeAndForATail() throws java.io.IOException {
+        byte[] body;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/chunks/v1-3000-lines.zst")) {
+            body = in.readAllBytes();
+        }
+        List<StoredLine> expected = lines(3000);
+        for (ChunkData d : List.of(ChunkCodec.decode(body), ChunkCodec.decodeNewest(body, 100))) {
+            assertEquals(3000, d.size);
+            assertEquals(0, d.first, "a format 1 body is read whole");
+            for (int i = 0; i < 3000; i++) {
+                assertEquals(expected.get(i), d.stored(i));
+            }
+        }
+    }
+
+    /** A body written before segments (format 1): three lines. */
+    private static final String VERSION_1_BODY =
+            "KLUv/SBHOQIAAQMAnlKy4tHBGAcAAAAAAAAAAOgHmKDWuQcAAgIAAQAAAwAPCgVzdGVwIDEgbG9zcz0yLjAKdG9rZW49KioqKgrDvG7Drwo=";
+
+    @Test
+    void chunksWrittenInTheFirstFormatAreStillRead() {
+        byte[] body = java.util.Base64.getDecoder().decode(VERSION_1_BODY);
+        List<StoredLine> expected = List.of(new StoredLine(1_783_937_699_000_000_000L, 7, 0, 0, "step 1 loss=2.0"),
+                new StoredLine(1_783_937_699_000_000_500L, 8, 1, StoredLine.STDERR | StoredLine.MASKED, "token=****"),
+                new StoredLine(1_783_937_700_000_000_000L, 9, 0, 0, "ünï"));
+        for (ChunkData d : List.of(ChunkCodec.decode(body), ChunkCodec.decodeNewest(body, 1))) {
+            assertEquals(3, d.size);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(expected.get(i), d.stored(i));
+            }
+        }
     }
 }

@@ -10,6 +10,8 @@ import io.jobmon.contracts.events.InvalidRecordException;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The shippers' own record forms, as their Kafka outputs write them. */
 class RecordParserTest {
@@ -124,5 +126,66 @@ class RecordParserTest {
                 + "{\"pod_name\":\"p\"}}, 3]")).getMessage().startsWith("entry [1]"));
         assertTrue(assertThrows(InvalidRecordException.class, () -> parse("{\"@timestamp\":\"yesterday\",\"log\":\"x\","
                 + "\"kubernetes\":{\"pod_name\":\"p\"}}")).getMessage().contains("'@timestamp' is not a time"));
+    }
+
+    /**
+     * The intake reads only the fields it needs (a streaming parser skips the rest): on every shipper form, and on
+     * odd ones (numbers or objects where text is expected, duplicate keys, labels that are no object, non-object
+     * array entries, broken JSON), its answer or its refusal is the one the full JSON tree gives.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"fluent-bit-array", "fluent-bit-cri", "fluent-bit-device-plugin", "fluent-bit-docker-iso8601",
+        "fluent-bit-kmsg", "fluent-bit-systemd-kubelet", "jobmon-cloudevent", "vector-journald-kernel",
+        "vector-journald-sshd", "vector-kubernetes-logs"})
+    void readingOnlyTheNeededFieldsGivesWhatTheFullTreeGivesForEveryShipperForm(String name) {
+        assertSameAnswer(Shippers.record(name));
+        assertSameAnswer(Shippers.record(name, "j-1", "p-1"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"log\":42,\"kubernetes\":{\"pod_name\":\"p\",\"labels\":{\"jobmon.io/job-id\":7}}}",
+        "{\"log\":{\"a\":[1,2]},\"stream\":true,\"kubernetes\":{\"pod_name\":\"p\",\"labels\":\"x\"}}",
+        "{\"log\":\"a\",\"log\":\"b\",\"kubernetes\":{\"pod_name\":\"p\",\"pod_name\":\"q\",\"host\":null}}",
+        "{\"log\":\"x\",\"@timestamp\":1783937699.1234567,\"kubernetes\":{\"pod_name\":\"p\",\"pod_labels\":{\"jobmon.io/job-id\":\"j\",\"x\":{}}}}",
+        "{\"log\":\"x\",\"@timestamp\":1783937699,\"kubernetes\":{\"pod_name\":\"p\",\"labels\":{\"jobmon.io/job-id\":\"j\"},\"pod_labels\":{\"jobmon.io/job-id\":\"k\"}}}",
+        "{\"message\":\"m\",\"kubernetes.pod_name\":\"p\",\"kubernetes.pod_labels\":{\"jobmon.io/job-id\":\"j\"},\"kubernetes.host\":\"n\"}",
+        "{\"kubernetes\":\"not an object\",\"log\":\"x\"}",
+        "{\"kubernetes\":{\"pod_name\":[\"p\"]},\"log\":\"x\"}",
+        "{\"msg\":\"oom\",\"sec\":\"17\",\"usec\":5.5,\"hostname\":\"n\"}",
+        "{\"MESSAGE\":\"m\",\"_SYSTEMD_UNIT\":\"kubelet.service\",\"_HOSTNAME\":\"n\",\"__REALTIME_TIMESTAMP\":\"x\"}",
+        "[{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}}, 3]",
+        "[{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}}, [1]]",
+        "[]",
+        "17",
+        "\"text\"",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}} trailing",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\",}}",
+        "{\"specversion\":\"1.0\",\"type\":\"other\",\"data\":{}}",
+        "{\"log\":12345678901234,\"stream\":123456789012345678901234567890,\"time\":-1.5e3,\"kubernetes\":{\"pod_name\":1e400}}",
+        "{\"log\":\"x\",\"@timestamp\":1.7839376991234567E9,\"kubernetes\":{\"pod_name\":\"p\",\"host\":0.1}}",
+    })
+    void readingOnlyTheNeededFieldsGivesWhatTheFullTreeGivesForOddRecords(String record) {
+        assertSameAnswer(record);
+    }
+
+    private void assertSameAnswer(String record) {
+        RecordParser.Parsed full = null;
+        String fullError = null;
+        try {
+            full = parser.parseFullTree(record, 99);
+        } catch (InvalidRecordException e) {
+            fullError = e.getMessage();
+        }
+        RecordParser.Parsed selective = null;
+        String selectiveError = null;
+        try {
+            selective = parser.parse(record, 99);
+        } catch (InvalidRecordException e) {
+            selectiveError = e.getMessage();
+        }
+        assertEquals(fullError, selectiveError, record);
+        assertEquals(full, selective, record);
     }
 }

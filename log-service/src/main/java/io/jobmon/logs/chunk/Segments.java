@@ -1,0 +1,129 @@
+package io.jobmon.logs.chunk;
+
+import com.github.luben.zstd.RecyclingBufferPool;
+import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reading the segments of a version 2 chunk body ({@link ChunkCodec}): all of them from a decompressed body, or the
+ * newest ones from the compressed frame, decompressed as a stream only as far as they reach.
+ */
+final class Segments {
+
+    /** A segment: its bytes start at {@code pos} of {@code b} (past its size). */
+    record At(byte[] b, int pos) {
+    }
+
+    private Segments() {
+    }
+
+    /** The newest segments holding at least {@code wanted} lines, or every line; null for a body that is not one. */
+    static ChunkData newest(byte[] body, int wanted) {
+        try (InputStream in = new ZstdInputStreamNoFinalizer(new ByteArrayInputStream(body), RecyclingBufferPool.INSTANCE)) {
+            int version = (int) varint(in);
+            if (version != ChunkCodec.VERSION) {
+                return ChunkCodec.decode(body); // version 1: the columns of all lines come first
+            }
+            int n = (int) varint(in);
+            int count = (int) varint(in);
+            List<At> segments = new ArrayList<>();
+            int have = 0;
+            for (int s = 0; s < count && have < wanted; s++) {
+                int length = (int) varint(in);
+                byte[] segment = in.readNBytes(length);
+                if (segment.length < length) {
+                    throw new IllegalStateException("chunk body ends inside a segment");
+                }
+                segments.add(new At(segment, 0));
+                have += (int) Bytes.varint(segment, new int[] {0});
+            }
+            return assemble(n, have, segments);
+        } catch (IOException e) {
+            throw new IllegalStateException("not a chunk body: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A chunk of {@code total} lines, of which the segments (newest first) hold the newest {@code have}: columns in
+     * place, texts copied into one region, oldest first.
+     */
+    static ChunkData assemble(int total, int have, List<At> segments) {
+        long[] times = new long[have];
+        long[] offsets = new long[have];
+        int[] subs = new int[have];
+        byte[] flags = new byte[have];
+        int[] starts = new int[have];
+        int[] lengths = new int[have];
+        int[] textAt = new int[segments.size()];
+        int[] textLength = new int[segments.size()];
+        int[] firstLine = new int[segments.size()];
+        int hi = have;
+        int textTotal = 0;
+        for (int s = 0; s < segments.size(); s++) {
+            byte[] b = segments.get(s).b();
+            int[] pos = {segments.get(s).pos()};
+            int k = (int) Bytes.varint(b, pos);
+            int lo = hi - k;
+            long t = Bytes.fixed64(b, pos);
+            long o = Bytes.fixed64(b, pos);
+            for (int i = lo; i < hi; i++) {
+                t += Bytes.unzigzag(Bytes.varint(b, pos));
+                times[i] = t;
+            }
+            for (int i = lo; i < hi; i++) {
+                o += Bytes.unzigzag(Bytes.varint(b, pos));
+                offsets[i] = o;
+            }
+            for (int i = lo; i < hi; i++) {
+                subs[i] = (int) Bytes.varint(b, pos);
+            }
+            for (int i = lo; i < hi; i++) {
+                flags[i] = b[pos[0]++];
+            }
+            int bytes = 0;
+            for (int i = lo; i < hi; i++) {
+                lengths[i] = (int) Bytes.varint(b, pos);
+                bytes += lengths[i] + 1;
+            }
+            textAt[s] = pos[0];
+            textLength[s] = bytes;
+            firstLine[s] = lo;
+            textTotal += bytes;
+            hi = lo;
+        }
+        if (hi != 0) {
+            throw new IllegalStateException("chunk body: segments hold " + (have - hi) + " lines, not " + have);
+        }
+        byte[] text = new byte[textTotal];
+        int p = 0;
+        for (int s = segments.size() - 1; s >= 0; s--) {
+            System.arraycopy(segments.get(s).b(), textAt[s], text, p, textLength[s]);
+            int end = s == 0 ? have : firstLine[s - 1];
+            for (int i = firstLine[s]; i < end; i++) {
+                starts[i] = p;
+                p += lengths[i] + 1;
+            }
+        }
+        return new ChunkData(have, total - have, times, offsets, subs, flags, starts, lengths, text, 0, textTotal);
+    }
+
+    private static long varint(InputStream in) throws IOException {
+        long v = 0;
+        int shift = 0;
+        while (true) {
+            int x = in.read();
+            if (x < 0) {
+                throw new IOException("chunk body ends inside a number");
+            }
+            v |= (long) (x & 0x7F) << shift;
+            if ((x & 0x80) == 0) {
+                return v;
+            }
+            shift += 7;
+        }
+    }
+}
