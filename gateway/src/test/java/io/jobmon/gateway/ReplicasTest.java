@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobmon.gateway.routing.Replicas;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -69,13 +69,21 @@ class ReplicasTest {
         assertThrows(IllegalArgumentException.class, () -> Replicas.of("job", "localhost"));
     }
 
+    /**
+     * Who answered each of {@code n} requests. The chain runs on a Vert.x context, as the gateway's proxy does: started
+     * from the test's thread, a response could deliver its body before {@code body()} was asked for (lost: "").
+     */
     private static List<String> answers(Replicas replicas, int n) {
         List<String> served = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            served.add(replicas.request(client, 5000)
+            Promise<String> answer = Promise.promise();
+            vertx.runOnContext(v -> replicas.request(client, 5000)
                     .compose(req -> req.setMethod(HttpMethod.GET).setURI("/who").send())
-                    .compose(HttpClientResponse::body)
-                    .toCompletionStage().toCompletableFuture().join().toString());
+                    .compose(resp -> resp.statusCode() == 200 ? resp.body()
+                            : Future.failedFuture("HTTP " + resp.statusCode()))
+                    .map(Object::toString)
+                    .onComplete(answer));
+            served.add(answer.future().toCompletionStage().toCompletableFuture().join());
         }
         return served;
     }
