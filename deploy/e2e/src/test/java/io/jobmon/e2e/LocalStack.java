@@ -104,6 +104,28 @@ final class LocalStack {
                 Integer.getInteger("jobmon.e2e.keycloak-port", 28180), 1, Map.of());
     }
 
+    /**
+     * Stops a stack an interrupted earlier run may have left up (by its PID files), then fails unless every port of
+     * the stack is free.
+     */
+    void requireFreePorts() {
+        jobmon(Duration.ofMinutes(2), "down");
+        List<Integer> taken = listeningPorts();
+        if (!taken.isEmpty()) {
+            org.junit.jupiter.api.Assertions.fail("ports " + taken + " of the test stack are taken by other processes; "
+                    + "free them or move the test stack (-Djobmon.e2e.port-base, -Djobmon.e2e.pg-port, "
+                    + "-Djobmon.e2e.kafka-port, -Djobmon.e2e.keycloak-port)");
+        }
+    }
+
+    /** {@code ./jobmon down}: it succeeds and leaves no port of the stack listening. */
+    void downAndCheck() {
+        int exit = jobmon(Duration.ofMinutes(3), "down");
+        List<Integer> left = listeningPorts();
+        org.junit.jupiter.api.Assertions.assertTrue(left.isEmpty(), "still listening after ./jobmon down: " + left);
+        org.junit.jupiter.api.Assertions.assertEquals(0, exit, "./jobmon down failed: see its output above");
+    }
+
     String gateway() {
         return "http://localhost:" + portBase;
     }

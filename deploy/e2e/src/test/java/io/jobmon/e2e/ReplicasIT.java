@@ -79,12 +79,7 @@ class ReplicasIT {
     static void up() {
         // Healthy jobs run 90 s: they are still running when the replicas are killed, and end within the test.
         stack = LocalStack.fromSystemProperties().withReplicas(2).withEnv("JOBMON_SIM_RUN_TIME", "90s");
-        stack.jobmon(Duration.ofMinutes(2), "down");
-        List<Integer> taken = stack.listeningPorts();
-        if (!taken.isEmpty()) {
-            fail("ports " + taken + " of the test stack are taken by other processes; free them or move the test stack "
-                    + "(-Djobmon.e2e.port-base, ...)");
-        }
+        stack.requireFreePorts();
         long start = System.nanoTime();
         assertEquals(0, stack.jobmon(Duration.ofMinutes(12), "up", "--replicas", "2"), "./jobmon up failed: see its output above");
         System.out.printf("[replicas] stack with 2 replicas ready in %d s%n", Duration.ofNanos(System.nanoTime() - start).toSeconds());
@@ -110,10 +105,7 @@ class ReplicasIT {
             admin.close();
         }
         if (stack != null) {
-            int exit = stack.jobmon(Duration.ofMinutes(3), "down");
-            List<Integer> left = stack.listeningPorts();
-            assertTrue(left.isEmpty(), "still listening after ./jobmon down: " + left);
-            assertEquals(0, exit, "./jobmon down failed: see its output above");
+            stack.downAndCheck();
         }
     }
 

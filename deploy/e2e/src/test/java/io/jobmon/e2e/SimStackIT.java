@@ -51,12 +51,7 @@ class SimStackIT {
     @BeforeAll
     static void up() {
         stack = LocalStack.fromSystemProperties();
-        stack.jobmon(Duration.ofMinutes(2), "down");
-        List<Integer> taken = stack.listeningPorts();
-        if (!taken.isEmpty()) {
-            fail("ports " + taken + " of the test stack are taken by other processes; free them or move the test stack "
-                    + "(-Djobmon.e2e.port-base, ...)");
-        }
+        stack.requireFreePorts();
         assertEquals(0, stack.jobmon(Duration.ofMinutes(12), "up"), "./jobmon up failed: see its output above");
         client = new StackClient(new StackOptions(stack.gateway(), stack.issuer(), "jobmon-ui", stack.simAdmin(),
                 stack.simApi(), "sim", "jobmon-jobs"));
@@ -65,10 +60,7 @@ class SimStackIT {
     @AfterAll
     static void down() {
         if (stack != null) {
-            int exit = stack.jobmon(Duration.ofMinutes(3), "down");
-            List<Integer> left = stack.listeningPorts();
-            assertTrue(left.isEmpty(), "still listening after ./jobmon down: " + left);
-            assertEquals(0, exit, "./jobmon down failed: see its output above");
+            stack.downAndCheck();
         }
     }
 

@@ -22,7 +22,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The whole suite as a developer runs it: {@code ./jobmon up} (real PostgreSQL, Kafka broker, Keycloak and the
@@ -39,12 +38,7 @@ class StackIT {
     static void up() throws Exception {
         stack = LocalStack.fromSystemProperties();
         // An interrupted earlier run may have left its stack up: stop it by its PID files.
-        stack.jobmon(Duration.ofMinutes(2), "down");
-        List<Integer> taken = stack.listeningPorts();
-        if (!taken.isEmpty()) {
-            fail("ports " + taken + " of the test stack are taken by other processes; free them or move the test stack "
-                    + "(-Djobmon.e2e.port-base, -Djobmon.e2e.pg-port, -Djobmon.e2e.kafka-port, -Djobmon.e2e.keycloak-port)");
-        }
+        stack.requireFreePorts();
         long start = System.nanoTime();
         int exit = stack.jobmon(Duration.ofMinutes(12), "up");
         assertEquals(0, exit, "./jobmon up failed: see its output above");
@@ -64,10 +58,7 @@ class StackIT {
                 realmKey.unregister();
             }
         } finally {
-            int exit = stack.jobmon(Duration.ofMinutes(3), "down");
-            List<Integer> left = stack.listeningPorts();
-            assertTrue(left.isEmpty(), "still listening after ./jobmon down: " + left);
-            assertEquals(0, exit, "./jobmon down failed: see its output above");
+            stack.downAndCheck();
         }
     }
 
