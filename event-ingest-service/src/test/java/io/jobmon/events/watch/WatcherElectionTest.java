@@ -83,6 +83,10 @@ class WatcherElectionTest {
             public Map<String, ClustersConfig.Pool> pools() {
                 return Map.of();
             }
+
+            public Map<String, String> gpuProducts() {
+                return Map.of();
+            }
         };
     }
 
