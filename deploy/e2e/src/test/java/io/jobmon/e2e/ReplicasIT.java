@@ -61,6 +61,8 @@ class ReplicasIT {
     private static final List<String> CONSUMERS = List.of("job-service", "event-ingest-service", "metrics-service",
             "log-service", "diagnosis-service");
     private static final String LINES_TOPIC = "jobmon.logs.lines";
+    /** Consumers of a topic in one replica when not one: metrics-service's samples (JOBMON_METRICS_CONSUMERS, 2). */
+    private static final Map<String, Integer> CONSUMERS_PER_REPLICA = Map.of("jobmon.metrics.samples", 2);
     /** The sim's fleet: 6 nodes, each a dcgm-exporter and a node_exporter. */
     private static final int SIM_TARGETS = 12;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -112,9 +114,11 @@ class ReplicasIT {
     @Test
     @Order(1)
     void everyConsumerGroupHasBothReplicasEachHoldingPartitions() {
-        // A service has one consumer per topic it reads (one per channel): each topic's partitions split over two.
-        awaitTrue("each topic of each group split over two members", () -> CONSUMERS.stream().allMatch(g ->
-                holders(g).values().stream().allMatch(held -> held.size() == 2 && !held.contains(0))),
+        // A service has one consumer per topic it reads (one per channel; metrics-service two for its samples): each
+        // topic's partitions split over the consumers of both replicas, none idle.
+        awaitTrue("each topic of each group split over both replicas", () -> CONSUMERS.stream().allMatch(g ->
+                holders(g).entrySet().stream().allMatch(e -> e.getValue().size() == 2 * perReplica(e.getKey())
+                        && !e.getValue().contains(0))),
                 Duration.ofMinutes(3), () -> describeGroups());
     }
 
@@ -202,7 +206,9 @@ class ReplicasIT {
         sendLines("after", 1000);
 
         awaitTrue("the surviving replica of each service holding every partition", () -> CONSUMERS.stream().allMatch(g ->
-                holders(g).entrySet().stream().allMatch(e -> e.getValue().equals(List.of(partitions(e.getKey()))))),
+                holders(g).entrySet().stream().allMatch(e -> !e.getKey().equals("(nothing)")
+                        && e.getValue().size() == perReplica(e.getKey())
+                        && e.getValue().stream().mapToInt(Integer::intValue).sum() == partitions(e.getKey()))),
                 Duration.ofMinutes(3), () -> describeGroups());
         Map<TopicPartition, Long> ends = endOffsets();
         awaitTrue("every group's lag at 0 for what was produced up to now", () -> CONSUMERS.stream().allMatch(g ->
@@ -357,6 +363,10 @@ class ReplicasIT {
             }
         }
         return out;
+    }
+
+    private static int perReplica(String topic) {
+        return CONSUMERS_PER_REPLICA.getOrDefault(topic, 1);
     }
 
     private static int partitions(String topic) {
