@@ -38,7 +38,7 @@ class FuzzTest extends FuzzChecks {
             Instant start = Instant.now().minus(Duration.ofHours(1));
             Fixtures.sendJob(Fixtures.job(id, JobStatus.RUNNING, List.of(id + "-0"), List.of("fz-node"), 1, start,
                     null, 1), start);
-            await().atMost(Duration.ofSeconds(60)).until(() -> given().auth().oauth2(Tokens.alice())
+            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> given().auth().oauth2(Tokens.alice())
                     .get("/api/v1/jobs/" + id + "/metrics").statusCode() == 200);
             job = id;
         }

@@ -62,7 +62,7 @@ class AccessAndSummaryTest {
                     (i, ms) -> gpu == 0 ? 40_000 + i : 500));
         }
         Fixtures.sendSamples(node, s);
-        await().atMost(WAIT).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics?step=60")
+        await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics?step=60")
                 .then().extract().jsonPath(), 0) == 60);
         return job;
     }
@@ -120,7 +120,7 @@ class AccessAndSummaryTest {
         Fixtures.sendJob(Fixtures.job(after, JobStatus.RUNNING, List.of(after + "-0"), List.of(Fixtures.newId("n")), 8,
                 T0, null, 3), T0);
         for (String job : List.of(wide, after)) {
-            await().atMost(WAIT).until(() -> given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics")
+            await().atMost(WAIT).ignoreExceptions().until(() -> given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics")
                     .statusCode() == 200);
         }
     }
@@ -188,7 +188,7 @@ class AccessAndSummaryTest {
         s.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), start, 49, (i, ms) -> 90));
         s.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 1, job + "-0"), start, 49, (i, ms) -> 1));
         Fixtures.sendSamples(node, s);
-        await().atMost(WAIT).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics")
+        await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics")
                 .then().extract().jsonPath(), 0) == 49);
         gauges.refresh(now.plusSeconds(1)).await().atMost(WAIT);
         String labels = "cluster=\"c1\",job_id=\"" + job + "\",owner=\"alice\",queue=\"gpu-a100\",tenant=\"t1\"";

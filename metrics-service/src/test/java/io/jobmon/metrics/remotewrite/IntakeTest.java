@@ -53,7 +53,7 @@ class IntakeTest {
                 .post("/api/v1/write").then().statusCode(204);
         String q = "/api/v1/jobs/" + job + "/metrics?metric=gpu_mem_used&aggregation=sum&from=" + T0 + "&to="
                 + T0.plus(Duration.ofHours(1));
-        await().atMost(Duration.ofSeconds(30)).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
                 .extract().jsonPath(), 0) == 240);
         var chart = given().auth().oauth2(Tokens.alice()).get(q).then().statusCode(200).extract().jsonPath();
         assertEquals(3000.0, chart.getDouble("series[0].points[0][1]"));
@@ -96,7 +96,7 @@ class IntakeTest {
         String reason2 = new String(dead.get(1).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
         assertEquals(true, reason2.contains("samples[0]"), reason2);
         String q = "/api/v1/jobs/" + job + "/metrics?from=" + T0 + "&to=" + T0.plus(Duration.ofMinutes(5));
-        await().atMost(Duration.ofSeconds(30)).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
                 .extract().jsonPath(), 0) == 4);
     }
 
@@ -116,7 +116,7 @@ class IntakeTest {
         String reason = new String(dead.get(0).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
         assertEquals(true, reason.contains("series[0] has 2 timestamps and 1 values"), reason);
         String q = "/api/v1/jobs/" + job + "/metrics?metric=gpu_util&from=" + T0 + "&to=" + T0.plus(Duration.ofMinutes(5));
-        await().atMost(Duration.ofSeconds(30)).until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
                 .extract().jsonPath(), 0) == 6);
         var chart = given().auth().oauth2(Tokens.alice()).get(q).then().statusCode(200).extract().jsonPath();
         assertEquals(60.0, chart.getDouble("series[0].points[0][1]"));
