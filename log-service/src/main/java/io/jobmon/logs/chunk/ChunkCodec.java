@@ -145,6 +145,14 @@ public final class ChunkCodec {
      * as far as they reach; their {@link ChunkData#first} tells which they are.
      */
     public static ChunkData decodeNewest(byte[] body, int lines) {
-        return Segments.newest(body, lines);
+        return Segments.newest(body, lines, true);
+    }
+
+    /**
+     * As {@link #decodeNewest} from only the first bytes of a body ({@link ChunkStore#get(java.util.List, int[])});
+     * null when they do not reach that far (or the body is of format 1): then the whole body is needed.
+     */
+    public static ChunkData decodeNewestOfFront(byte[] front, int lines) {
+        return Segments.newest(front, lines, false);
     }
 }

@@ -21,7 +21,15 @@ public interface ChunkStore {
     Uni<Void> put(SqlConnection conn, List<Body> bodies);
 
     /** The bodies of these chunks (a missing one is absent from the map: removed since the index was read). */
-    Uni<Map<ChunkRef, byte[]>> get(List<ChunkRef> refs);
+    default Uni<Map<ChunkRef, byte[]>> get(List<ChunkRef> refs) {
+        return get(refs, new int[refs.size()]);
+    }
+
+    /**
+     * As {@link #get(List)}, but of the chunk {@code refs[i]} only its first {@code firstBytes[i]} bytes when that is
+     * above 0 (a range read): a tail needs only the front of a body, where its newest segments are (ADR 0020).
+     */
+    Uni<Map<ChunkRef, byte[]>> get(List<ChunkRef> refs, int[] firstBytes);
 
     /** Removes the bodies; {@code conn} is the transaction that removes their index rows. */
     Uni<Void> delete(SqlConnection conn, List<ChunkRef> refs);

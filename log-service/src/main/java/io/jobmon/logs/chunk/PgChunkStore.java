@@ -17,7 +17,9 @@ import java.util.Map;
 public class PgChunkStore implements ChunkStore {
 
     private static final String PUT = "INSERT INTO chunk_body (day, id, body) VALUES ($1, $2, $3)";
-    private static final String GET = "SELECT day, id, body FROM chunk_body b JOIN unnest($1::date[], $2::bigint[]) AS k(d, i)"
+    /** A body's front is read with {@code substring}: bodies are stored EXTERNAL, so only its first TOAST pieces. */
+    private static final String GET = "SELECT day, id, CASE WHEN k.n > 0 THEN substring(body FROM 1 FOR k.n) ELSE body END"
+            + " AS body FROM chunk_body b JOIN unnest($1::date[], $2::bigint[], $3::int[]) AS k(d, i, n)"
             + " ON b.day = k.d AND b.id = k.i";
     private static final String DELETE = "DELETE FROM chunk_body b USING unnest($1::date[], $2::bigint[]) AS k(d, i)"
             + " WHERE b.day = k.d AND b.id = k.i";
@@ -38,11 +40,15 @@ public class PgChunkStore implements ChunkStore {
     }
 
     @Override
-    public Uni<Map<ChunkRef, byte[]>> get(List<ChunkRef> refs) {
+    public Uni<Map<ChunkRef, byte[]>> get(List<ChunkRef> refs, int[] firstBytes) {
         if (refs.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return pool.preparedQuery(GET).execute(keys(refs)).map(rows -> {
+        Integer[] n = new Integer[firstBytes.length];
+        for (int i = 0; i < n.length; i++) {
+            n[i] = firstBytes[i];
+        }
+        return pool.preparedQuery(GET).execute(keys(refs).addValue(n)).map(rows -> {
             Map<ChunkRef, byte[]> out = new HashMap<>();
             for (Row r : rows) {
                 out.put(new ChunkRef(r.getLocalDate("day"), r.getLong("id")), r.getBuffer("body").getBytes());

@@ -21,12 +21,16 @@ final class Segments {
     private Segments() {
     }
 
-    /** The newest segments holding at least {@code wanted} lines, or every line; null for a body that is not one. */
-    static ChunkData newest(byte[] body, int wanted) {
+    /**
+     * The newest segments holding at least {@code wanted} lines, or every line. {@code body} may be only the front of a
+     * body ({@code whole} false): then null when it ends before those segments do, or is of version 1.
+     */
+    static ChunkData newest(byte[] body, int wanted, boolean whole) {
         try (InputStream in = new ZstdInputStreamNoFinalizer(new ByteArrayInputStream(body), RecyclingBufferPool.INSTANCE)) {
             int version = (int) varint(in);
             if (version != ChunkCodec.VERSION) {
-                return ChunkCodec.decode(body); // version 1: the columns of all lines come first
+                // version 1: the columns of all lines come first
+                return whole ? ChunkCodec.decode(body) : null;
             }
             int n = (int) varint(in);
             int count = (int) varint(in);
@@ -36,6 +40,9 @@ final class Segments {
                 int length = (int) varint(in);
                 byte[] segment = in.readNBytes(length);
                 if (segment.length < length) {
+                    if (!whole) {
+                        return null;
+                    }
                     throw new IllegalStateException("chunk body ends inside a segment");
                 }
                 segments.add(new At(segment, 0));
@@ -43,6 +50,9 @@ final class Segments {
             }
             return assemble(n, have, segments);
         } catch (IOException e) {
+            if (!whole) {
+                return null; // the front ended inside the compressed frame
+            }
             throw new IllegalStateException("not a chunk body: " + e.getMessage(), e);
         }
     }

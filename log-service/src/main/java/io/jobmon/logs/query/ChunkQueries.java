@@ -65,6 +65,11 @@ public class ChunkQueries {
         return store.get(refs).await().atMost(WAIT);
     }
 
+    /** The bodies, of {@code refs[i]} only its first {@code firstBytes[i]} bytes when that is above 0. */
+    public Map<ChunkRef, byte[]> bodies(List<ChunkRef> refs, int[] firstBytes) {
+        return store.get(refs, firstBytes).await().atMost(WAIT);
+    }
+
     /** The bodies, fetched while the caller goes on (a scan reads the next group while it searches this one). */
     public java.util.concurrent.CompletableFuture<Map<ChunkRef, byte[]>> bodiesAsync(List<ChunkRef> refs) {
         return store.get(refs).subscribeAsCompletionStage();

@@ -46,10 +46,20 @@ public final class LogReader {
 
     private final ChunkQueries queries;
     private final ExecutorService pool;
+    private final int frontBytesPerLine;
 
     public LogReader(ChunkQueries queries, ExecutorService pool) {
+        this(queries, pool, 32);
+    }
+
+    /**
+     * @param frontBytesPerLine how much of a body's front a tail fetches per line it wants (plus 4 KiB): lines of ~100
+     *        bytes compress to ~12 at zstd 9; a front too short costs one more fetch of the whole body
+     */
+    LogReader(ChunkQueries queries, ExecutorService pool, int frontBytesPerLine) {
         this.queries = queries;
         this.pool = pool;
+        this.frontBytesPerLine = frontBytesPerLine;
     }
 
     /** Up to {@code limit + 1} lines (the extra one tells whether there are more). */
@@ -161,6 +171,10 @@ public final class LogReader {
                     && (r.after() == null || m.maxTime() < r.after().time());
         }
 
+        /**
+         * Fetches and decodes the chunk and the next few after it. Of a chunk whose newest lines are all the read needs
+         * ({@link #newestOnly}) only the front of its body is fetched: its newest segments come first.
+         */
         private void prefetch(ChunkMeta first) {
             List<ChunkMeta> group = new ArrayList<>();
             group.add(first);
@@ -172,31 +186,70 @@ public final class LogReader {
                     group.add(m);
                 }
             }
-            Map<ChunkRef, byte[]> bodies = queries.bodies(group.stream().map(ChunkMeta::ref).toList());
-            for (ChunkMeta m : group) {
+            int front = 4096 + frontBytesPerLine * (r.limit() + 1);
+            int[] firstBytes = new int[group.size()];
+            for (int i = 0; i < firstBytes.length; i++) {
+                firstBytes[i] = newestOnly(group.get(i)) ? front : 0;
+            }
+            Map<ChunkRef, byte[]> bodies = queries.bodies(group.stream().map(ChunkMeta::ref).toList(), firstBytes);
+            for (int i = 0; i < group.size(); i++) {
+                ChunkMeta m = group.get(i);
                 byte[] body = bodies.get(m.ref());
                 if (body == null) {
                     throw new Moved();
                 }
+                Body b = new Body(m.ref(), body, firstBytes[i] == 0 || body.length < firstBytes[i], queries);
+                boolean tail = firstBytes[i] > 0;
                 ready.put(m.ref(), CompletableFuture.supplyAsync(() -> {
-                    ChunkData d = newestOnly(m) ? ChunkCodec.decodeNewest(body, r.limit() + 1) : ChunkCodec.decode(body);
+                    ChunkData d = tail ? b.newest(r.limit() + 1) : ChunkCodec.decode(b.whole());
                     boolean[] match = r.matcher() == null ? null : r.matcher().matches(d);
-                    return new Head(m, d, match, body);
+                    return new Head(m, d, match, b);
                 }, pool));
             }
+        }
+    }
+
+    /** A chunk's body as fetched: whole, or its front, the rest fetched when a read goes past the front's lines. */
+    private static final class Body {
+        private final ChunkRef ref;
+        private final ChunkQueries queries;
+        private byte[] bytes;
+        private boolean whole;
+
+        Body(ChunkRef ref, byte[] bytes, boolean whole, ChunkQueries queries) {
+            this.ref = ref;
+            this.bytes = bytes;
+            this.whole = whole;
+            this.queries = queries;
+        }
+
+        byte[] whole() {
+            if (!whole) {
+                bytes = queries.bodies(List.of(ref)).get(ref);
+                if (bytes == null) {
+                    throw new Moved();
+                }
+                whole = true;
+            }
+            return bytes;
+        }
+
+        ChunkData newest(int lines) {
+            ChunkData d = whole ? null : ChunkCodec.decodeNewestOfFront(bytes, lines);
+            return d != null ? d : ChunkCodec.decodeNewest(whole(), lines);
         }
     }
 
     /** A decoded chunk (or its newest lines) and the line of it that comes next. */
     private static final class Head {
         final ChunkMeta meta;
-        final byte[] body;
+        final Body body;
         ChunkData data;
         boolean[] match;
         int i;
         Position pos;
 
-        Head(ChunkMeta meta, ChunkData data, boolean[] match, byte[] body) {
+        Head(ChunkMeta meta, ChunkData data, boolean[] match, Body body) {
             this.meta = meta;
             this.data = data;
             this.match = match;
@@ -232,7 +285,7 @@ public final class LogReader {
                 }
                 // read backward past the newest lines decoded: the whole chunk, on at the line before them
                 i = data.first - 1;
-                data = ChunkCodec.decode(body);
+                data = ChunkCodec.decode(body.whole());
                 match = r.matcher() == null ? null : r.matcher().matches(data);
             }
         }

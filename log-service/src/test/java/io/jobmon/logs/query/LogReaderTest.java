@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -99,8 +100,32 @@ class LogReaderTest {
         assertEquals(all, got);
     }
 
+    @Test
+    void aTailFetchesOnlyTheFrontOfBigBodiesAndTheRestOfOneWhenTheFrontEndsTooSoon() {
+        List<Position> expected = newestFirst(all).subList(0, 1001);
+        // the chunks the tail takes its lines from: the newest of partitions 1-3 (3,600 lines, ~25 KB each)
+        List<Chunk> newest = chunks.stream().filter(c -> c.meta().partition() > 0 && c.meta().maxOffset() == 6099).toList();
+        // fronts of 4 KiB + 8 bytes per line wanted (12,104 bytes): they hold the newest 1,001 lines of these chunks
+        assertEquals(expected, read(null, false, 1000, null, 8));
+        for (Chunk c : newest) {
+            assertEquals(4096 + 8 * 1001, fetched.get(c.meta().ref()), "only the front of a body of " + c.body().length);
+        }
+        // fronts of 4 KiB: too short; the whole bodies are fetched after them
+        fetched.clear();
+        assertEquals(expected, read(null, false, 1000, null, 0));
+        for (Chunk c : newest) {
+            assertEquals(4096 + c.body().length, fetched.get(c.meta().ref()));
+        }
+    }
+
+    private final Map<ChunkRef, Integer> fetched = new HashMap<>();
+
     private List<Position> read(Position after, boolean forward, int limit, Predicate<Position> accept) {
-        LogReader reader = new LogReader(new InMemory(), POOL);
+        return read(after, forward, limit, accept, 32);
+    }
+
+    private List<Position> read(Position after, boolean forward, int limit, Predicate<Position> accept, int frontPerLine) {
+        LogReader reader = new LogReader(new InMemory(), POOL, frontPerLine);
         Scope scope = new Scope("j", true, false, null, null, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
         return reader.read(new LogReader.Request(scope, Long.MIN_VALUE, Long.MAX_VALUE, after, forward, limit, null, accept))
                 .stream().map(LogReader.Found::position).toList();
@@ -158,10 +183,18 @@ class LogReaderTest {
 
         @Override
         public Map<ChunkRef, byte[]> bodies(List<ChunkRef> refs) {
+            return bodies(refs, new int[refs.size()]);
+        }
+
+        @Override
+        public Map<ChunkRef, byte[]> bodies(List<ChunkRef> refs, int[] firstBytes) {
             Map<ChunkRef, byte[]> out = new HashMap<>();
             for (Chunk c : chunks) {
-                if (refs.contains(c.meta().ref())) {
-                    out.put(c.meta().ref(), c.body());
+                int i = refs.indexOf(c.meta().ref());
+                if (i >= 0) {
+                    byte[] b = firstBytes[i] > 0 ? Arrays.copyOf(c.body(), Math.min(firstBytes[i], c.body().length)) : c.body();
+                    out.put(c.meta().ref(), b);
+                    fetched.merge(c.meta().ref(), b.length, Integer::sum);
                 }
             }
             assertTrue(out.size() == refs.size());
