@@ -1,6 +1,7 @@
 package io.jobmon.jobs.metrics;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
 import io.jobmon.contracts.events.JobStatus;
@@ -14,6 +15,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -41,13 +43,17 @@ class MetricsTest {
         statuses.apply(TestJobs.status(queued, JobStatus.QUEUED, 1, "QuotaExceeded")).await().indefinitely();
         statuses.apply(TestJobs.status(failing, JobStatus.RUNNING, 1, "Started")).await().indefinitely();
         statuses.apply(TestJobs.status(failing, JobStatus.FAILED, 2, "OOMKilled")).await().indefinitely();
-        gauges.refresh().await().indefinitely(); // a Uni: nothing happens until it is subscribed
-        outbox.measure().await().indefinitely();
-        given().get(io.jobmon.testsupport.Management.url("/q/metrics")).then().statusCode(200)
-                .body(containsString("jobmon_jobs{cluster=\"ext-b\",queue=\"metrics-q\",status=\"QUEUED\"}"))
-                .body(containsString("jobmon_job_pending_seconds_bucket{cluster=\"ext-b\""))
-                .body(containsString("jobmon_job_scheduling_latency_seconds_count{cluster=\"ext-b\""))
-                .body(containsString("jobmon_job_failures_total{cluster=\"ext-b\",queue=\"metrics-q\",reason=\"OOMKilled\"}"))
-                .body(containsString("jobmon_outbox_pending{topic=\"jobmon.job.changes\"}"));
+        // the scheduled refreshes run too: one that read the tables before these jobs may land after this one, so
+        // refresh until the series are there (a Uni: nothing happens until it is subscribed)
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            gauges.refresh().await().indefinitely();
+            outbox.measure().await().indefinitely();
+            given().get(io.jobmon.testsupport.Management.url("/q/metrics")).then().statusCode(200)
+                    .body(containsString("jobmon_jobs{cluster=\"ext-b\",queue=\"metrics-q\",status=\"QUEUED\"}"))
+                    .body(containsString("jobmon_job_pending_seconds_bucket{cluster=\"ext-b\""))
+                    .body(containsString("jobmon_job_scheduling_latency_seconds_count{cluster=\"ext-b\""))
+                    .body(containsString("jobmon_job_failures_total{cluster=\"ext-b\",queue=\"metrics-q\",reason=\"OOMKilled\"}"))
+                    .body(containsString("jobmon_outbox_pending{topic=\"jobmon.job.changes\"}"));
+        });
     }
 }
