@@ -22,7 +22,7 @@ public final class ChunkCodec {
 
     public static final int VERSION = 2;
     /** A segment closes at this many lines … */
-    static final int SEGMENT_LINES = 256;
+    public static final int SEGMENT_LINES = 256;
     /** … or this many bytes of text. */
     static final int SEGMENT_BYTES = 32 * 1024;
 

@@ -1,6 +1,7 @@
 package io.jobmon.logs.follow;
 
 import io.jobmon.logs.query.ChunkMeta;
+import io.jobmon.logs.query.ChunkQueries;
 import io.jobmon.logs.query.Scope;
 import io.jobmon.logs.chunk.ChunkRef;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -24,7 +25,7 @@ public class FollowQueries {
     private static final String POSITIONS = "SELECT c.kafka_partition, max(c.max_offset) AS o FROM chunk c WHERE " + SCOPE
             + " GROUP BY c.kafka_partition";
     private static final String BEYOND = "SELECT c.day, c.id, c.kind, c.node, c.namespace, c.pod, c.container,"
-            + " c.kafka_partition, c.min_offset, c.max_offset, c.min_time, c.max_time, c.lines, c.raw_bytes FROM chunk c"
+            + " c.kafka_partition, c.min_offset, c.max_offset, c.min_time, c.max_time, c.lines, c.raw_bytes, c.stored_bytes FROM chunk c"
             + " LEFT JOIN unnest($9::int[], $10::bigint[]) AS v(p, o) ON v.p = c.kafka_partition WHERE " + SCOPE
             + " AND (c.max_offset > coalesce(v.o, -1) OR ($11 AND c.max_offset = v.o)) ORDER BY c.min_time LIMIT 2000";
 
@@ -60,10 +61,7 @@ public class FollowQueries {
         return pool.preparedQuery(BEYOND).execute(args).map(rows -> {
             List<ChunkMeta> out = new ArrayList<>();
             for (Row r : rows) {
-                out.add(new ChunkMeta(new ChunkRef(r.getLocalDate("day"), r.getLong("id")), r.getString("kind").charAt(0),
-                        r.getString("node"), r.getString("namespace"), r.getString("pod"), r.getString("container"),
-                        r.getInteger("kafka_partition"), r.getLong("min_offset"), r.getLong("max_offset"),
-                        r.getLong("min_time"), r.getLong("max_time"), r.getInteger("lines"), r.getLong("raw_bytes")));
+                out.add(ChunkQueries.meta(r));
             }
             return out;
         }).await().atMost(WAIT);

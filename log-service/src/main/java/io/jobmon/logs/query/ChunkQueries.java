@@ -20,7 +20,7 @@ public class ChunkQueries {
 
     static final Duration WAIT = Duration.ofSeconds(30);
     private static final String COLUMNS = "day, id, kind, node, namespace, pod, container, kafka_partition, min_offset,"
-            + " max_offset, min_time, max_time, lines, raw_bytes";
+            + " max_offset, min_time, max_time, lines, raw_bytes, stored_bytes";
     private static final String USER = "SELECT " + COLUMNS + " FROM chunk WHERE $1 AND job_id = $2 AND kind = 'u'"
             + " AND ($3::text IS NULL OR pod = $3) AND ($4::text IS NULL OR container = $4)";
     private static final String SYSTEM = "SELECT " + COLUMNS + " FROM chunk WHERE $5 AND kind = 's' AND node = ANY($6::text[])"
@@ -84,11 +84,13 @@ public class ChunkQueries {
         }).await().atMost(WAIT);
     }
 
-    static ChunkMeta meta(Row r) {
+    /** An index row of {@code chunk} (the columns {@link ChunkMeta} holds). */
+    public static ChunkMeta meta(Row r) {
         return new ChunkMeta(new ChunkRef(r.getLocalDate("day"), r.getLong("id")), r.getString("kind").charAt(0),
                 r.getString("node"), r.getString("namespace"), r.getString("pod"), r.getString("container"),
                 r.getInteger("kafka_partition"), r.getLong("min_offset"), r.getLong("max_offset"), r.getLong("min_time"),
-                r.getLong("max_time"), r.getInteger("lines"), r.getLong("raw_bytes"));
+                r.getLong("max_time"), r.getInteger("lines"), r.getLong("raw_bytes"),
+                r.getInteger("stored_bytes"));
     }
 
     private static Integer[] box(int[] a) {

@@ -43,23 +43,36 @@ public final class LogReader {
 
     private static final int BATCH = 200;
     private static final int AHEAD = 8;
+    /** … and when only their fronts are fetched (a tail, a backward page): the newest chunks of up to 16 pods in one fetch. */
+    private static final int AHEAD_FRONTS = 16;
 
     private final ChunkQueries queries;
     private final ExecutorService pool;
-    private final int frontBytesPerLine;
+    private final double frontSlack;
 
     public LogReader(ChunkQueries queries, ExecutorService pool) {
-        this(queries, pool, 32);
+        this(queries, pool, 1.5);
+    }
+
+    /** @param frontSlack how much more of a body's front a tail fetches than its average line size says ({@link #front}) */
+    LogReader(ChunkQueries queries, ExecutorService pool, double frontSlack) {
+        this.queries = queries;
+        this.pool = pool;
+        this.frontSlack = frontSlack;
     }
 
     /**
-     * @param frontBytesPerLine how much of a body's front a tail fetches per line it wants (plus 4 KiB): lines of ~100
-     *        bytes compress to ~12 at zstd 9; a front too short costs one more fetch of the whole body
+     * The bytes of a body's front that hold its newest {@code lines} lines, by the chunk's compressed bytes per line:
+     * those lines and one segment more (segments are read whole), times {@code slack} for lines longer than the
+     * average, and the frame's header. 0 (the whole body) when that is most of it.
      */
-    LogReader(ChunkQueries queries, ExecutorService pool, int frontBytesPerLine) {
-        this.queries = queries;
-        this.pool = pool;
-        this.frontBytesPerLine = frontBytesPerLine;
+    static int front(ChunkMeta m, int lines, double slack) {
+        if (m.lines() <= 0 || m.storedBytes() <= 0) {
+            return 0;
+        }
+        double perLine = (double) m.storedBytes() / m.lines();
+        long front = 512 + (long) Math.ceil(perLine * (lines + ChunkCodec.SEGMENT_LINES) * slack);
+        return front * 4 >= m.storedBytes() * 3L ? 0 : (int) front;
     }
 
     /** Up to {@code limit + 1} lines (the extra one tells whether there are more). */
@@ -175,21 +188,25 @@ public final class LogReader {
          * Fetches and decodes the chunk and the next few after it. Of a chunk whose newest lines are all the read needs
          * ({@link #newestOnly}) only the front of its body is fetched: its newest segments come first.
          */
+        /**
+         * Fetches and decodes the chunk and the next few after it. Of a chunk whose newest lines are all the read needs
+         * ({@link #newestOnly}) only the front of its body is fetched ({@link #front}): its newest segments come first.
+         */
         private void prefetch(ChunkMeta first) {
             List<ChunkMeta> group = new ArrayList<>();
             group.add(first);
+            int ahead = newestOnly(first) ? AHEAD_FRONTS : AHEAD;
             for (ChunkMeta m : queue) {
-                if (group.size() >= AHEAD) {
+                if (group.size() >= ahead) {
                     break;
                 }
                 if (!ready.containsKey(m.ref())) {
                     group.add(m);
                 }
             }
-            int front = 4096 + frontBytesPerLine * (r.limit() + 1);
             int[] firstBytes = new int[group.size()];
             for (int i = 0; i < firstBytes.length; i++) {
-                firstBytes[i] = newestOnly(group.get(i)) ? front : 0;
+                firstBytes[i] = newestOnly(group.get(i)) ? front(group.get(i), r.limit() + 1, frontSlack) : 0;
             }
             Map<ChunkRef, byte[]> bodies = queries.bodies(group.stream().map(ChunkMeta::ref).toList(), firstBytes);
             for (int i = 0; i < group.size(); i++) {
@@ -199,7 +216,7 @@ public final class LogReader {
                     throw new Moved();
                 }
                 Body b = new Body(m.ref(), body, firstBytes[i] == 0 || body.length < firstBytes[i], queries);
-                boolean tail = firstBytes[i] > 0;
+                boolean tail = newestOnly(m);
                 ready.put(m.ref(), CompletableFuture.supplyAsync(() -> {
                     ChunkData d = tail ? b.newest(r.limit() + 1) : ChunkCodec.decode(b.whole());
                     boolean[] match = r.matcher() == null ? null : r.matcher().matches(d);

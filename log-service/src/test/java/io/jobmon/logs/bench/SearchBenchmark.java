@@ -65,7 +65,8 @@ public final class SearchBenchmark {
         }
         Vertx vertx = Vertx.vertx();
         PgConnectOptions options = PgConnectOptions.fromUri(url).setUser(pg.user()).setPassword(pg.password())
-                .setProperties(Map.of("search_path", "logs"));
+                .setProperties(Map.of("search_path", "logs", "plan_cache_mode", "force_custom_plan"))
+                .setCachePreparedStatements(true); // as the service's application.properties has it
         Pool pool = Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(options)
                 .using(vertx.getDelegate()).build());
         ExecutorService threads = Executors.newFixedThreadPool(2);

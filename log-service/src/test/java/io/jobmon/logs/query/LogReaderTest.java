@@ -105,27 +105,28 @@ class LogReaderTest {
         List<Position> expected = newestFirst(all).subList(0, 1001);
         // the chunks the tail takes its lines from: the newest of partitions 1-3 (3,600 lines, ~25 KB each)
         List<Chunk> newest = chunks.stream().filter(c -> c.meta().partition() > 0 && c.meta().maxOffset() == 6099).toList();
-        // fronts of 4 KiB + 8 bytes per line wanted (12,104 bytes): they hold the newest 1,001 lines of these chunks
-        assertEquals(expected, read(null, false, 1000, null, 8));
+        assertEquals(expected, read(null, false, 1000, null, 1.5));
         for (Chunk c : newest) {
-            assertEquals(4096 + 8 * 1001, fetched.get(c.meta().ref()), "only the front of a body of " + c.body().length);
+            int front = LogReader.front(c.meta(), 1001, 1.5);
+            assertTrue(front > 0 && front < c.body().length, front + " of " + c.body().length);
+            assertEquals(front, fetched.get(c.meta().ref()), "only the front of the body");
         }
-        // fronts of 4 KiB: too short; the whole bodies are fetched after them
+        // fronts of a tenth of that: too short; the whole bodies are fetched after them
         fetched.clear();
-        assertEquals(expected, read(null, false, 1000, null, 0));
+        assertEquals(expected, read(null, false, 1000, null, 0.15));
         for (Chunk c : newest) {
-            assertEquals(4096 + c.body().length, fetched.get(c.meta().ref()));
+            assertEquals(LogReader.front(c.meta(), 1001, 0.15) + c.body().length, fetched.get(c.meta().ref()));
         }
     }
 
     private final Map<ChunkRef, Integer> fetched = new HashMap<>();
 
     private List<Position> read(Position after, boolean forward, int limit, Predicate<Position> accept) {
-        return read(after, forward, limit, accept, 32);
+        return read(after, forward, limit, accept, 1.5);
     }
 
-    private List<Position> read(Position after, boolean forward, int limit, Predicate<Position> accept, int frontPerLine) {
-        LogReader reader = new LogReader(new InMemory(), POOL, frontPerLine);
+    private List<Position> read(Position after, boolean forward, int limit, Predicate<Position> accept, double frontSlack) {
+        LogReader reader = new LogReader(new InMemory(), POOL, frontSlack);
         Scope scope = new Scope("j", true, false, null, null, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
         return reader.read(new LogReader.Request(scope, Long.MIN_VALUE, Long.MAX_VALUE, after, forward, limit, null, accept))
                 .stream().map(LogReader.Found::position).toList();
@@ -157,7 +158,7 @@ class LogReaderTest {
         StoredLine last = lines.get(lines.size() - 1);
         ChunkMeta meta = new ChunkMeta(new ChunkRef(LocalDate.of(2026, 7, 13), chunks.size() + 1), 'u', "n", "ns",
                 "pod-" + partition, "c", partition, first.offset(), last.offset(), first.time(), last.time(),
-                lines.size(), 0);
+                lines.size(), 0, body.length);
         chunks.add(new Chunk(meta, body));
         lines.forEach(l -> all.add(new Position(l.time(), partition, l.offset(), l.sub())));
     }
