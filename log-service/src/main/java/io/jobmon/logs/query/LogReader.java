@@ -41,7 +41,9 @@ public final class LogReader {
     public record Found(ChunkMeta chunk, Position position, StoredLine line) {
     }
 
+    /** Index rows read at a time; a tail or backward page starts with fewer, as it usually needs a chunk per stream. */
     private static final int BATCH = 200;
+    private static final int FIRST_BATCH_BACKWARD = 32;
     private static final int AHEAD = 8;
     /** … and when only their fronts are fetched (a tail, a backward page): the newest chunks of up to 16 pods in one fetch. */
     private static final int AHEAD_FRONTS = 16;
@@ -50,15 +52,21 @@ public final class LogReader {
     private final ExecutorService pool;
     private final double frontSlack;
 
+    private final int firstBatchBackward;
+
     public LogReader(ChunkQueries queries, ExecutorService pool) {
-        this(queries, pool, 1.5);
+        this(queries, pool, 1.5, FIRST_BATCH_BACKWARD);
     }
 
-    /** @param frontSlack how much more of a body's front a tail fetches than its average line size says ({@link #front}) */
-    LogReader(ChunkQueries queries, ExecutorService pool, double frontSlack) {
+    /**
+     * @param frontSlack how much more of a body's front a tail fetches than its average line size says ({@link #front})
+     * @param firstBatchBackward index rows a backward read without a search reads first (doubling up to 200 after)
+     */
+    LogReader(ChunkQueries queries, ExecutorService pool, double frontSlack, int firstBatchBackward) {
         this.queries = queries;
         this.pool = pool;
         this.frontSlack = frontSlack;
+        this.firstBatchBackward = firstBatchBackward;
     }
 
     /**
@@ -112,11 +120,13 @@ public final class LogReader {
         private long afterKey;
         private long afterId;
         private boolean exhausted;
+        private int batchSize;
 
         Metas(Request r) {
             this.r = r;
             this.afterKey = r.forward() ? Long.MIN_VALUE : Long.MAX_VALUE;
             this.afterId = r.forward() ? Long.MIN_VALUE : Long.MAX_VALUE;
+            this.batchSize = r.forward() || r.matcher() != null ? BATCH : firstBatchBackward;
         }
 
         boolean hasNext() {
@@ -143,10 +153,11 @@ public final class LogReader {
                 }
             }
             List<ChunkMeta> batch = queries.metas(r.scope(), from, to, r.matcher() == null ? null : r.matcher().hashes(),
-                    r.forward(), afterKey, afterId, BATCH);
-            if (batch.size() < BATCH) {
+                    r.forward(), afterKey, afterId, batchSize);
+            if (batch.size() < batchSize) {
                 exhausted = true;
             }
+            batchSize = Math.min(BATCH, batchSize * 2);
             if (!batch.isEmpty()) {
                 ChunkMeta last = batch.get(batch.size() - 1);
                 afterKey = r.forward() ? last.minTime() : last.maxTime();

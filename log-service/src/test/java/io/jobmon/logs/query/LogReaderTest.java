@@ -71,10 +71,16 @@ class LogReaderTest {
 
     @Test
     void backwardPagesFromATailToTheStartMissAndRepeatNoLine() {
+        for (int firstBatch : new int[] {32, 1, 2}) { // the index read in one batch, or in batches of 1, 2, 4, 8
+            assertEquals(newestFirst(all), backwardPages(firstBatch), "first batch " + firstBatch);
+        }
+    }
+
+    private List<Position> backwardPages(int firstBatch) {
         List<Position> got = new ArrayList<>();
         Position after = null;
         while (true) {
-            List<Position> page = read(after, false, 700, null);
+            List<Position> page = read(after, false, 700, null, 1.5, firstBatch);
             List<Position> taken = page.subList(0, Math.min(700, page.size()));
             got.addAll(taken);
             if (page.size() <= 700) {
@@ -82,7 +88,7 @@ class LogReaderTest {
             }
             after = taken.get(taken.size() - 1);
         }
-        assertEquals(newestFirst(all), got);
+        return got;
     }
 
     @Test
@@ -122,11 +128,16 @@ class LogReaderTest {
     private final Map<ChunkRef, Integer> fetched = new HashMap<>();
 
     private List<Position> read(Position after, boolean forward, int limit, Predicate<Position> accept) {
-        return read(after, forward, limit, accept, 1.5);
+        return read(after, forward, limit, accept, 1.5, 32);
     }
 
     private List<Position> read(Position after, boolean forward, int limit, Predicate<Position> accept, double frontSlack) {
-        LogReader reader = new LogReader(new InMemory(), POOL, frontSlack);
+        return read(after, forward, limit, accept, frontSlack, 32);
+    }
+
+    private List<Position> read(Position after, boolean forward, int limit, Predicate<Position> accept, double frontSlack,
+            int firstBatch) {
+        LogReader reader = new LogReader(new InMemory(), POOL, frontSlack, firstBatch);
         Scope scope = new Scope("j", true, false, null, null, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
         return reader.read(new LogReader.Request(scope, Long.MIN_VALUE, Long.MAX_VALUE, after, forward, limit, null, accept))
                 .stream().map(LogReader.Found::position).toList();
