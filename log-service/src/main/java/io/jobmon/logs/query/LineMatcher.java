@@ -79,12 +79,13 @@ public final class LineMatcher {
                     ? new String(lowerAscii(d.text, d.textFrom, d.textTo - d.textFrom), StandardCharsets.ISO_8859_1)
                     : new String(d.text, d.textFrom, d.textTo - d.textFrom, StandardCharsets.ISO_8859_1);
             int from = 0;
+            int line = 0;
             while (true) {
                 int at = region.indexOf(keywordLatin1, from);
                 if (at < 0) {
                     break;
                 }
-                int line = d.lineAt(at + d.textFrom);
+                line = d.lineAt(at + d.textFrom, line);
                 out[line] = true;
                 from = d.starts[line] - d.textFrom + d.lengths[line] + 1;
             }
