@@ -27,10 +27,18 @@ public class ChunkQueries {
             + " AND max_time >= $7 AND min_time < $8";
     private static final String COMMON = " AND max_time >= $9 AND min_time < $10"
             + " AND ($11::int[] IS NULL OR bloom_may_contain(filter, $11::int[]))";
-    private static final String FORWARD = "SELECT * FROM ((" + USER + COMMON + ") UNION ALL (" + SYSTEM + COMMON + ")) c"
-            + " WHERE (min_time, id) > ($12, $13) ORDER BY min_time, id LIMIT $14";
-    private static final String BACKWARD = "SELECT * FROM ((" + USER + COMMON + ") UNION ALL (" + SYSTEM + COMMON + ")) c"
-            + " WHERE (max_time, id) < ($12, $13) ORDER BY max_time DESC, id DESC LIMIT $14";
+    private static final String AFTER = " AND (min_time, id) > ($12, $13) ORDER BY min_time, id LIMIT $14";
+    private static final String BEFORE = " AND (max_time, id) < ($12, $13) ORDER BY max_time DESC, id DESC LIMIT $14";
+    /*
+     * Each side is ordered and limited on its own, then the two merged: so the user side is an ordered scan of its
+     * index (job_id, kind, min_time or max_time, id) that stops after $14 rows. Ordering the UNION ALL as a whole made
+     * PostgreSQL read and sort all the job's chunks of the day for the newest few (3.5 ms instead of 0.1 ms for a job
+     * of 1,000 chunks in a partition of 200,000).
+     */
+    private static final String FORWARD = "SELECT * FROM ((" + USER + COMMON + AFTER + ") UNION ALL (" + SYSTEM + COMMON
+            + AFTER + ")) c ORDER BY min_time, id LIMIT $14";
+    private static final String BACKWARD = "SELECT * FROM ((" + USER + COMMON + BEFORE + ") UNION ALL (" + SYSTEM + COMMON
+            + BEFORE + ")) c ORDER BY max_time DESC, id DESC LIMIT $14";
     private static final String USER_NODES = "SELECT DISTINCT node FROM chunk WHERE job_id = $1 AND kind = 'u' AND node <> ''"
             + " AND ($2::text IS NULL OR pod = $2)";
 
