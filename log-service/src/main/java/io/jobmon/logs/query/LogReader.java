@@ -51,7 +51,6 @@ public final class LogReader {
     private final ChunkQueries queries;
     private final ExecutorService pool;
     private final double frontSlack;
-
     private final int firstBatchBackward;
 
     public LogReader(ChunkQueries queries, ExecutorService pool) {
@@ -195,10 +194,6 @@ public final class LogReader {
                     && (r.after() == null || m.maxTime() < r.after().time());
         }
 
-        /**
-         * Fetches and decodes the chunk and the next few after it. Of a chunk whose newest lines are all the read needs
-         * ({@link #newestOnly}) only the front of its body is fetched: its newest segments come first.
-         */
         /**
          * Fetches and decodes the chunk and the next few after it. Of a chunk whose newest lines are all the read needs
          * ({@link #newestOnly}) only the front of its body is fetched ({@link #front}): its newest segments come first.
