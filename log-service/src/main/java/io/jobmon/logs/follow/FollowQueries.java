@@ -3,7 +3,6 @@ package io.jobmon.logs.follow;
 import io.jobmon.logs.query.ChunkMeta;
 import io.jobmon.logs.query.ChunkQueries;
 import io.jobmon.logs.query.Scope;
-import io.jobmon.logs.chunk.ChunkRef;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
