@@ -1,6 +1,6 @@
 package io.jobmon.logs.chunk;
 
-import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 
 /** The varint and fixed-width forms of the chunk body: a growable writer, and readers over a byte array. */
 final class Bytes {
@@ -33,10 +33,28 @@ final class Bytes {
         return (v >>> 1) ^ -(v & 1);
     }
 
-    /** A growable byte buffer with the varint writers. */
-    static final class Buf extends ByteArrayOutputStream {
+    /** A growable byte buffer with the varint writers (not synchronized, unlike ByteArrayOutputStream). */
+    static final class Buf {
+        private byte[] buf;
+        private int count;
+
         Buf(int size) {
-            super(size);
+            buf = new byte[Math.max(16, size)];
+        }
+
+        void write(int b) {
+            if (count == buf.length) {
+                buf = Arrays.copyOf(buf, buf.length * 2);
+            }
+            buf[count++] = (byte) b;
+        }
+
+        void write(byte[] b, int off, int len) {
+            if (count + len > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + len));
+            }
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
         }
 
         void varint(long v) {
@@ -55,6 +73,14 @@ final class Bytes {
             for (int i = 0; i < 8; i++) {
                 write((int) (v >>> (8 * i)));
             }
+        }
+
+        void reset() {
+            count = 0;
+        }
+
+        int size() {
+            return count;
         }
 
         /** The bytes written so far, without a copy (valid until the next write). */

@@ -1,7 +1,6 @@
 package io.jobmon.logs.chunk;
 
 import com.github.luben.zstd.Zstd;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,9 +35,13 @@ public final class ChunkCodec {
 
     /** @param lines in chunk order, at least one */
     public static Encoded encode(List<StoredLine> lines, int zstdLevel, int filterBits) {
+        return encode(ChunkLines.of(lines), zstdLevel, filterBits);
+    }
+
+    /** @param lines in chunk order, at least one */
+    public static Encoded encode(ChunkLines lines, int zstdLevel, int filterBits) {
         int n = lines.size();
-        byte[][] texts = new byte[n][];
-        long raw = 0;
+        byte[] text = lines.text();
         long minOffset = Long.MAX_VALUE;
         long maxOffset = Long.MIN_VALUE;
         TrigramFilter filter = new TrigramFilter(filterBits);
@@ -46,20 +49,19 @@ public final class ChunkCodec {
         int segmentLines = 0;
         int segmentBytes = 0;
         for (int i = 0; i < n; i++) {
-            StoredLine l = lines.get(i);
-            texts[i] = l.text().getBytes(StandardCharsets.UTF_8);
-            raw += texts[i].length;
-            minOffset = Math.min(minOffset, l.offset());
-            maxOffset = Math.max(maxOffset, l.offset());
-            filter.add(texts[i], 0, texts[i].length);
+            int length = lines.length(i);
+            minOffset = Math.min(minOffset, lines.offset(i));
+            maxOffset = Math.max(maxOffset, lines.offset(i));
+            filter.add(text, lines.start(i), length);
             segmentLines++;
-            segmentBytes += texts[i].length + 1;
+            segmentBytes += length + 1;
             if (segmentLines == SEGMENT_LINES || segmentBytes >= SEGMENT_BYTES || i == n - 1) {
                 cuts.add(i + 1);
                 segmentLines = 0;
                 segmentBytes = 0;
             }
         }
+        long raw = lines.textBytes();
         Bytes.Buf out = new Bytes.Buf((int) Math.min(Integer.MAX_VALUE - 64, raw + n * 12L + 64));
         out.varint(VERSION);
         out.varint(n);
@@ -67,7 +69,7 @@ public final class ChunkCodec {
         Bytes.Buf segment = new Bytes.Buf(SEGMENT_BYTES + SEGMENT_LINES * 24);
         for (int s = cuts.size() - 1; s >= 0; s--) {
             segment.reset();
-            writeSegment(segment, lines, texts, s == 0 ? 0 : cuts.get(s - 1), cuts.get(s));
+            writeSegment(segment, lines, s == 0 ? 0 : cuts.get(s - 1), cuts.get(s));
             out.varint(segment.size());
             out.write(segment.array(), 0, segment.size());
         }
@@ -77,39 +79,40 @@ public final class ChunkCodec {
             throw new IllegalStateException("zstd: " + Zstd.getErrorName(size));
         }
         byte[] body = Arrays.copyOf(dst, (int) size);
-        return new Encoded(body, filter.build(), n, raw, lines.get(0).time(), lines.get(n - 1).time(), minOffset, maxOffset);
+        return new Encoded(body, filter.build(), n, raw, lines.time(0), lines.time(n - 1), minOffset, maxOffset);
     }
 
-    private static void writeSegment(Bytes.Buf out, List<StoredLine> lines, byte[][] texts, int from, int to) {
-        long baseTime = lines.get(from).time();
+    private static void writeSegment(Bytes.Buf out, ChunkLines lines, int from, int to) {
+        long baseTime = lines.time(from);
         long baseOffset = Long.MAX_VALUE;
         for (int i = from; i < to; i++) {
-            baseOffset = Math.min(baseOffset, lines.get(i).offset());
+            baseOffset = Math.min(baseOffset, lines.offset(i));
         }
         out.varint(to - from);
         out.fixed64(baseTime);
         out.fixed64(baseOffset);
         long prev = baseTime;
         for (int i = from; i < to; i++) {
-            out.zigzag(lines.get(i).time() - prev);
-            prev = lines.get(i).time();
+            out.zigzag(lines.time(i) - prev);
+            prev = lines.time(i);
         }
         prev = baseOffset;
         for (int i = from; i < to; i++) {
-            out.zigzag(lines.get(i).offset() - prev);
-            prev = lines.get(i).offset();
+            out.zigzag(lines.offset(i) - prev);
+            prev = lines.offset(i);
         }
         for (int i = from; i < to; i++) {
-            out.varint(lines.get(i).sub());
+            out.varint(lines.sub(i));
         }
         for (int i = from; i < to; i++) {
-            out.write(lines.get(i).flags());
+            out.write(lines.flags(i));
         }
         for (int i = from; i < to; i++) {
-            out.varint(texts[i].length);
+            out.varint(lines.length(i));
         }
+        byte[] text = lines.text();
         for (int i = from; i < to; i++) {
-            out.write(texts[i], 0, texts[i].length);
+            out.write(text, lines.start(i), lines.length(i));
             out.write('\n');
         }
     }

@@ -122,9 +122,9 @@ public class Compactor {
         for (int i = 0; i < lines.size(); i++) {
             raw += lines.get(i).text().length();
             if (raw >= config.chunks().targetRawBytes() || i == lines.size() - 1) {
-                List<StoredLine> part = lines.subList(from, i + 1);
+                ChunkLines part = ChunkLines.of(lines.subList(from, i + 1));
                 out.add(new NewChunk(stream, partition, 1, ChunkCodec.encode(part, config.chunks().zstdLevel(),
-                        config.chunks().filterBits()), List.copyOf(part)));
+                        config.chunks().filterBits()), part));
                 from = i + 1;
                 raw = 0;
             }

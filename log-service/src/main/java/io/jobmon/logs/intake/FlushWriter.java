@@ -3,6 +3,7 @@ package io.jobmon.logs.intake;
 import io.jobmon.contracts.messaging.OffsetRepository;
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkIndex;
+import io.jobmon.logs.chunk.ChunkLines;
 import io.jobmon.logs.chunk.ChunkPartitions;
 import io.jobmon.logs.chunk.NewChunk;
 import io.jobmon.logs.chunk.StoredLine;
@@ -48,18 +49,12 @@ public class FlushWriter {
     /** Encodes the generation's chunks (CPU: call it off the event loop). */
     List<NewChunk> encode(OpenChunks g) {
         List<NewChunk> out = new ArrayList<>(g.lines.size());
-        g.lines.forEach((key, lines) -> {
-            lines.sort(StoredLine::compare);
-            out.add(encode(key.stream(), key.partition(), lines));
-        });
+        g.lines.forEach((key, lines) -> out.add(encode(key.stream(), key.partition(), lines.sorted())));
         return out;
     }
 
-    private NewChunk encode(StreamKey stream, int partition, List<StoredLine> lines) {
-        long raw = 0;
-        for (StoredLine l : lines) {
-            raw += l.text().length();
-        }
+    private NewChunk encode(StreamKey stream, int partition, ChunkLines lines) {
+        long raw = lines.textBytes();
         // A flush that fills a chunk writes it final; smaller ones are compacted within chunks.max-age.
         boolean full = raw >= config.chunks().targetRawBytes() / 2;
         int level = full ? 1 : 0;
@@ -81,8 +76,7 @@ public class FlushWriter {
                 if (c.encoded().minOffset() >= from) {
                     fresh.add(c);
                 } else if (c.encoded().maxOffset() >= from) {
-                    List<StoredLine> rest = c.lines().stream().filter(l -> l.offset() >= from).toList();
-                    fresh.add(encode(c.stream(), c.partition(), new ArrayList<>(rest)));
+                    fresh.add(encode(c.stream(), c.partition(), c.lines().from(from)));
                 }
             }
             Map<Integer, Long> save = new HashMap<>(next);
@@ -100,10 +94,8 @@ public class FlushWriter {
         for (NewChunk c : chunks) {
             lines += c.encoded().lines();
             raw += c.encoded().rawBytes();
-            for (StoredLine l : c.lines()) {
-                masked += (l.flags() & StoredLine.MASKED) != 0 ? 1 : 0;
-                cut += (l.flags() & StoredLine.CUT) != 0 ? 1 : 0;
-            }
+            masked += c.lines().count(StoredLine.MASKED);
+            cut += c.lines().count(StoredLine.CUT);
         }
         return new Stored(lines, raw, masked, cut, chunks.size());
     }

@@ -8,11 +8,13 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.core.Vertx;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.IncomingKafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,14 +80,15 @@ public class LinesConsumer {
     private record Decoded(List<Entry> entries, List<Invalid> invalid, Map<Integer, Long> last, int ignored) {
     }
 
-    private record Entry(int partition, StreamKey stream, StoredLine line) {
+    /** A line with its text in UTF-8 (encoded on the decode threads; the text is buffered in that form). */
+    private record Entry(int partition, StreamKey stream, StoredLine line, byte[] text) {
     }
 
-    private record Invalid(KafkaRecord<String, String> record, InvalidRecordException reason) {
+    private record Invalid(KafkaRecord<String, byte[]> record, InvalidRecordException reason) {
     }
 
     @Incoming("logs-lines")
-    public Uni<Void> consume(KafkaRecordBatch<String, String> batch) {
+    public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         return decodeInParallel(batch)
                 .call(this::deadLetter)
                 .chain(this::attribute)
@@ -97,13 +100,13 @@ public class LinesConsumer {
      * Decodes the batch on the decode threads, the records of a partition always on the same one (its lines keep their
      * order, and a private key block its state).
      */
-    private Uni<Decoded> decodeInParallel(KafkaRecordBatch<String, String> batch) {
+    private Uni<Decoded> decodeInParallel(KafkaRecordBatch<String, byte[]> batch) {
         int n = processors.length;
-        List<List<KafkaRecord<String, String>>> parts = new ArrayList<>(n);
+        List<List<KafkaRecord<String, byte[]>>> parts = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             parts.add(new ArrayList<>());
         }
-        for (KafkaRecord<String, String> r : batch.getRecords()) {
+        for (KafkaRecord<String, byte[]> r : batch.getRecords()) {
             parts.get(Math.floorMod(r.getPartition(), n)).add(r);
         }
         List<Uni<Decoded>> work = new ArrayList<>();
@@ -134,13 +137,13 @@ public class LinesConsumer {
         });
     }
 
-    private static Decoded decode(List<KafkaRecord<String, String>> records, LineProcessor processor) {
+    private static Decoded decode(List<KafkaRecord<String, byte[]>> records, LineProcessor processor) {
         List<Entry> entries = new ArrayList<>(records.size());
         List<Invalid> invalid = new ArrayList<>();
         Map<Integer, Long> last = new HashMap<>();
         int ignored = 0;
-        for (KafkaRecord<String, String> record : records) {
-            long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset();
+        for (KafkaRecord<String, byte[]> record : records) {
+            long offset = offset(record);
             int partition = record.getPartition();
             last.merge(partition, offset, Math::max);
             try {
@@ -150,13 +153,20 @@ public class LinesConsumer {
                 ignored += parsed.ignored();
                 int sub = 0;
                 for (ShipperLine l : parsed.lines()) {
-                    entries.add(new Entry(partition, l.stream(), processor.process(l, offset, sub++)));
+                    StoredLine line = processor.process(l, offset, sub++);
+                    entries.add(new Entry(partition, l.stream(), line, line.text().getBytes(StandardCharsets.UTF_8)));
                 }
             } catch (InvalidRecordException e) {
                 invalid.add(new Invalid(record, e));
             }
         }
         return new Decoded(entries, invalid, last, ignored);
+    }
+
+    /** The record's offset; read from the record itself when it can be (a metadata lookup per record is not free). */
+    private static long offset(KafkaRecord<String, byte[]> record) {
+        return record instanceof IncomingKafkaRecord<String, byte[]> in ? in.getOffset()
+                : record.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset();
     }
 
     /** Invalid records go to the DLQ at once, with the reason; a crash before the next flush may send one twice. */
@@ -195,15 +205,15 @@ public class LinesConsumer {
             for (Entry e : d.entries()) {
                 String job = e.stream().jobId() == null && !e.stream().system()
                         ? jobs.get(e.stream().namespace() + "/" + e.stream().pod()) : null;
-                out.add(job == null ? e : new Entry(e.partition(), e.stream().withJob(job), e.line()));
+                out.add(job == null ? e : new Entry(e.partition(), e.stream().withJob(job), e.line(), e.text()));
             }
             return new Decoded(out, d.invalid(), d.last(), d.ignored());
         });
     }
 
-    private synchronized void append(Decoded d, KafkaRecordBatch<String, String> batch) {
+    private synchronized void append(Decoded d, KafkaRecordBatch<String, byte[]> batch) {
         for (Entry e : d.entries()) {
-            current.add(e.stream(), e.partition(), e.line(), e.line().text().length());
+            current.add(e.stream(), e.partition(), e.line(), e.text());
         }
         d.last().forEach((p, o) -> current.read(p, o, null));
         current.acks.add(batch::ack);

@@ -1,5 +1,6 @@
 package io.jobmon.logs.intake;
 
+import io.jobmon.logs.chunk.ChunkLines;
 import io.jobmon.logs.chunk.StoredLine;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +19,7 @@ final class OpenChunks {
     record Key(StreamKey stream, int partition) {
     }
 
-    final Map<Key, List<StoredLine>> lines = new HashMap<>();
+    final Map<Key, ChunkLines> lines = new HashMap<>();
     final Map<Integer, Long> next = new HashMap<>();
     final List<Supplier<CompletionStage<Void>>> acks = new ArrayList<>();
     long rawBytes;
@@ -28,9 +29,21 @@ final class OpenChunks {
     int cut;
     long openedAt = -1;
 
-    void add(StreamKey stream, int partition, StoredLine line, int utf8Bytes) {
-        lines.computeIfAbsent(new Key(stream, partition), k -> new ArrayList<>()).add(line);
-        rawBytes += utf8Bytes;
+    /** The stream and lines of the last {@link #add}: consecutive lines are mostly of one stream. */
+    private Key lastKey;
+    private ChunkLines lastLines;
+
+    /** @param text the line's text in UTF-8 */
+    void add(StreamKey stream, int partition, StoredLine line, byte[] text) {
+        ChunkLines to;
+        if (lastKey != null && lastKey.partition() == partition && lastKey.stream().equals(stream)) {
+            to = lastLines;
+        } else {
+            lastKey = new Key(stream, partition);
+            to = lastLines = lines.computeIfAbsent(lastKey, k -> new ChunkLines());
+        }
+        to.add(line.time(), line.offset(), line.sub(), line.flags(), text);
+        rawBytes += text.length;
         count++;
         if ((line.flags() & StoredLine.MASKED) != 0) {
             masked++;

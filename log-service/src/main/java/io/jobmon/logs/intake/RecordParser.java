@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jobmon.contracts.events.InvalidRecordException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -63,11 +64,28 @@ public final class RecordParser {
      * @param kafkaTimeNanos the record's Kafka timestamp: the time of an entry that carries none
      * @throws InvalidRecordException with a reason a person can act on
      */
-    public Parsed parse(String value, long kafkaTimeNanos) {
-        if (value == null || value.isBlank()) {
+    public Parsed parse(byte[] value, long kafkaTimeNanos) {
+        if (value == null || blank(value)) {
             throw new InvalidRecordException("empty record value");
         }
         return parse(readSelective(value), kafkaTimeNanos);
+    }
+
+    /** {@link #parse(byte[], long)} of the string's UTF-8 bytes. */
+    public Parsed parse(String value, long kafkaTimeNanos) {
+        if (value == null) {
+            throw new InvalidRecordException("empty record value");
+        }
+        return parse(value.getBytes(StandardCharsets.UTF_8), kafkaTimeNanos);
+    }
+
+    private static boolean blank(byte[] value) {
+        for (byte b : value) {
+            if (b < 0 || !Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The same answer from the full tree of the record (what {@link SelectiveJson} must be equal to; tests). */
@@ -82,13 +100,23 @@ public final class RecordParser {
         }
     }
 
-    private JsonNode readSelective(String value) {
+    /**
+     * Parses the bytes as they came from Kafka (no string of the whole record is made, and skipped fields are not even
+     * decoded). A record that is not valid UTF-8 is read again as Kafka's string deserializer would decode it (invalid
+     * bytes become U+FFFD), so such a line is stored, not dead-lettered; the reason of a record that still fails is the
+     * string reading's.
+     */
+    private JsonNode readSelective(byte[] value) {
         try {
             return selective.read(value);
-        } catch (JsonProcessingException e) {
-            throw new InvalidRecordException("not JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw new UncheckedIOException(e); // reading a String: not reached
+            try {
+                return selective.read(new String(value, StandardCharsets.UTF_8));
+            } catch (JsonProcessingException again) {
+                throw new InvalidRecordException("not JSON: " + again.getOriginalMessage());
+            } catch (IOException again) {
+                throw new UncheckedIOException(again); // reading a String: not reached
+            }
         }
     }
 

@@ -44,21 +44,32 @@ final class SelectiveJson {
     }
 
     /** The record's first JSON value, objects reduced to the fields read. */
+    JsonNode read(byte[] value) throws IOException {
+        try (JsonParser p = factory.createParser(value)) {
+            return read(p);
+        }
+    }
+
+    /** The same from a string (a record that is not valid UTF-8, decoded with replacement characters). */
     JsonNode read(String value) throws IOException {
         try (JsonParser p = factory.createParser(value)) {
-            JsonToken t = p.nextToken();
-            if (t == JsonToken.START_ARRAY) {
-                ArrayNode array = NODES.arrayNode();
-                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                    array.add(t == JsonToken.START_OBJECT ? object(p, TOP, 0) : mapper.readTree(p));
-                }
-                return array;
-            }
-            if (t == JsonToken.START_OBJECT) {
-                return object(p, TOP, 0);
-            }
-            return t == null ? mapper.missingNode() : mapper.readTree(p);
+            return read(p);
         }
+    }
+
+    private JsonNode read(JsonParser p) throws IOException {
+        JsonToken t = p.nextToken();
+        if (t == JsonToken.START_ARRAY) {
+            ArrayNode array = NODES.arrayNode();
+            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                array.add(t == JsonToken.START_OBJECT ? object(p, TOP, 0) : mapper.readTree(p));
+            }
+            return array;
+        }
+        if (t == JsonToken.START_OBJECT) {
+            return object(p, TOP, 0);
+        }
+        return t == null ? mapper.missingNode() : mapper.readTree(p);
     }
 
     /**

@@ -61,10 +61,13 @@ final class Bench {
 
     /**
      * The parsing floor: a plain consumer that reads the topic from the start and JSON-parses every record (a Jackson
-     * tree, as any consumer of these records must at least do); returns seconds.
+     * tree, as any consumer of these records must at least do); returns seconds, and in {@code cpu[0]} the CPU seconds
+     * of the consuming thread (the Kafka consumer works in it).
      */
-    static double plainReadAndParse(String bootstrap, String topic, long total) throws Exception {
+    static double plainReadAndParse(String bootstrap, String topic, long total, double[] cpu) throws Exception {
         var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpu0 = threads.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         long seen = 0;
         long fields = 0;
@@ -79,6 +82,7 @@ final class Bench {
         if (fields == 0) {
             throw new IllegalStateException("nothing parsed");
         }
+        cpu[0] = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
         return (System.nanoTime() - start) / 1e9;
     }
 

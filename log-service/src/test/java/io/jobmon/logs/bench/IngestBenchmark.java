@@ -56,7 +56,8 @@ public final class IngestBenchmark {
         }
         System.out.printf("produced %,d records (%,.0f MB of records, %,.0f MB of log text) in %.1f s%n", lines,
                 recordBytes / 1e6, raw / 1e6, (System.nanoTime() - t0) / 1e9);
-        double plain = Bench.plainReadAndParse(bootstrap, topic, lines);
+        double[] plainCpu = new double[1];
+        double plain = Bench.plainReadAndParse(bootstrap, topic, lines, plainCpu);
         System.out.printf("parsing floor (read + JSON-parse): %,.0f lines/s (%.1f s)%n", lines / plain, plain);
 
         String db = Bench.freshDatabase(pg, "bench_" + run);
@@ -69,15 +70,19 @@ public final class IngestBenchmark {
             }
             long first = Bench.applied(c, topic);
             long s0 = System.nanoTime();
+            double cpu0 = service.cpuSeconds();
             long done;
             while ((done = Bench.applied(c, topic)) < lines) {
                 Thread.sleep(50);
             }
             double secs = (System.nanoTime() - s0) / 1e9;
+            double cpu = service.cpuSeconds() - cpu0;
             long measured = done - first;
             double rate = measured / secs;
             System.out.printf("service: %,d lines in %.1f s = %,.0f lines/s, %.1f MB/s of log text (%.0f%% of the parsing"
                     + " floor)%n", measured, secs, rate, rate * raw / lines / 1e6, 100 * rate / (lines / plain));
+            System.out.printf("service CPU: %.1f µs per line (all its threads, GC included; %.2f cores busy), the parsing"
+                    + " floor's consumer thread %.1f µs%n", cpu * 1e6 / measured, cpu / secs, plainCpu[0] * 1e6 / lines);
             long c0 = System.nanoTime();
             while (Bench.scalar(c, "SELECT count(*) FROM logs.chunk WHERE level = 0") > 0) {
                 Thread.sleep(1000);

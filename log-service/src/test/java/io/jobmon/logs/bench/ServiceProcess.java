@@ -30,6 +30,12 @@ final class ServiceProcess {
         log = Files.createTempFile("logs-" + name + "-", ".log");
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add(System.getProperty("bench.serviceHeap", "-Xmx1g"));
+        // Extra JVM options for the service, e.g. -Dbench.serviceOpts="-XX:StartFlightRecording=filename=/tmp/l.jfr"
+        for (String opt : System.getProperty("bench.serviceOpts", "").trim().split("\\s+")) {
+            if (!opt.isEmpty()) {
+                command.add(opt);
+            }
+        }
         Map<String, String> props = new LinkedHashMap<>();
         props.put("kafka.bootstrap.servers", bootstrap);
         props.put("quarkus.datasource.jdbc.url", "jdbc:" + dbUrl);
@@ -63,6 +69,11 @@ final class ServiceProcess {
     void stop() throws InterruptedException {
         process.destroy();
         process.waitFor();
+    }
+
+    /** CPU time the service process has used so far (all its threads, GC included), in seconds. */
+    double cpuSeconds() {
+        return process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
     }
 
     File log() {

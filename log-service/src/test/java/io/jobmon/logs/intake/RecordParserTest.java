@@ -50,6 +50,18 @@ class RecordParserTest {
     }
 
     @Test
+    void aRecordThatIsNotValidUtf8IsStoredWithReplacementCharactersNotDeadLettered() {
+        byte[] good = Shippers.record("fluent-bit-cri").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String marker = "CUDA out of memory";
+        int at = new String(good, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf(marker);
+        byte[] bad = good.clone();
+        bad[at] = (byte) 0xC3; // a lead byte followed by an ASCII byte: invalid UTF-8, as binary output in a log can be
+        ShipperLine l = parser.parse(bad, 0).lines().get(0);
+        assertTrue(l.text().contains("\uFFFDUDA out of memory"), l.text());
+        assertEquals("llama-sft-worker-0", l.stream().pod());
+    }
+
+    @Test
     void vectorKubernetesLogsRecordIsAUserLine() {
         ShipperLine l = parse(Shippers.record("vector-kubernetes-logs")).get(0);
         assertEquals(StreamKey.user("JOB", "gpu-node-08", "team-nlp", "llama-sft-worker-1", "trainer"), l.stream());

@@ -9,6 +9,7 @@ import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkIndex;
 import io.jobmon.logs.chunk.ChunkPartitions;
 import io.jobmon.logs.chunk.Compactor;
+import io.jobmon.logs.chunk.ChunkLines;
 import io.jobmon.logs.chunk.NewChunk;
 import io.jobmon.logs.chunk.StoredLine;
 import io.jobmon.logs.intake.StreamKey;
@@ -63,7 +64,8 @@ class ReplicaOrderTest {
                         lines.add(new StoredLine(t0 + i * 1_000_000L, 100 + i, 0, 0, "line " + i));
                     }
                 }
-                chunks.add(new NewChunk(stream, partition, 0, ChunkCodec.encode(lines, 1, 1024), lines));
+                ChunkLines columns = ChunkLines.of(lines);
+                chunks.add(new NewChunk(stream, partition, 0, ChunkCodec.encode(columns, 1, 1024), columns));
             }
         }
         LocalDate day = LocalDate.now(java.time.ZoneOffset.UTC);
