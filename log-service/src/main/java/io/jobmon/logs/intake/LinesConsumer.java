@@ -23,8 +23,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
@@ -216,8 +218,24 @@ public class LinesConsumer {
             current.add(e.stream(), e.partition(), e.line(), e.text());
         }
         d.last().forEach((p, o) -> current.read(p, o, null));
-        current.acks.add(batch::ack);
+        current.acks.add(ackOf(batch));
         current.records += batch.getRecords().size() - d.invalid().size();
+    }
+
+    /**
+     * What the batch's own ack does (each partition's last record acknowledged, in turn), holding only those records:
+     * a generation waits up to a flush for its acks, and holding the batches would keep every record's payload and
+     * message objects alive until then (hundreds of MB at full speed, copied by each young collection).
+     */
+    private static Supplier<CompletionStage<Void>> ackOf(KafkaRecordBatch<String, byte[]> batch) {
+        List<KafkaRecord<String, byte[]>> last = List.copyOf(batch.getLatestOffsetRecords().values());
+        return () -> {
+            CompletionStage<Void> done = CompletableFuture.completedFuture(null);
+            for (KafkaRecord<String, byte[]> r : last) {
+                done = done.thenCompose(v -> r.ack());
+            }
+            return done;
+        };
     }
 
     private Uni<Void> afterAppend(Decoded d) {
