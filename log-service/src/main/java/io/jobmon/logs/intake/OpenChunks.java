@@ -23,10 +23,7 @@ final class OpenChunks {
     final Map<Integer, Long> next = new HashMap<>();
     final List<Supplier<CompletionStage<Void>>> acks = new ArrayList<>();
     long rawBytes;
-    int count;
     int records;
-    int masked;
-    int cut;
     long openedAt = -1;
 
     /** The stream and lines of the last {@link #add}: consecutive lines are mostly of one stream. */
@@ -44,13 +41,6 @@ final class OpenChunks {
         }
         to.add(line.time(), line.offset(), line.sub(), line.flags(), text);
         rawBytes += text.length;
-        count++;
-        if ((line.flags() & StoredLine.MASKED) != 0) {
-            masked++;
-        }
-        if ((line.flags() & StoredLine.CUT) != 0) {
-            cut++;
-        }
     }
 
     void read(int partition, long offset, Supplier<CompletionStage<Void>> ack) {
