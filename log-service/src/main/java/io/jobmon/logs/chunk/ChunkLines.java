@@ -46,7 +46,8 @@ public final class ChunkLines {
         add(time, offset, sub, flag, utf8, 0, utf8.length);
     }
 
-    private void add(long time, long offset, int sub, int flag, byte[] src, int from, int length) {
+    /** A line whose UTF-8 text is {@code src[from, from + length)}. */
+    public void add(long time, long offset, int sub, int flag, byte[] src, int from, int length) {
         if (size == times.length) {
             int n = size * 2;
             times = Arrays.copyOf(times, n);

@@ -19,8 +19,12 @@ final class HintScan {
     private final List<List<String>> hints;
     /** Rules without hints: always run. */
     private final long always;
+    /** Whether a hint has other than ASCII characters: only the string scan finds those. */
+    private final boolean otherHints;
     /** Per two lowercase ASCII characters ({@code c0 << 7 | c1}): the hints beginning with them, or null. */
     private final Entry[][] byPair = new Entry[1 << 14][];
+    /** The pairs that begin a hint, one bit each: 2 KB, looked at for every character (the table is 64 KB). */
+    private final long[] pairBits = new long[1 << 8];
     /** Per lowercase ASCII character: the one-character hints. */
     private final long[] single = new long[128];
 
@@ -31,6 +35,7 @@ final class HintScan {
     HintScan(List<List<String>> hints) {
         this.hints = hints;
         long all = 0;
+        boolean other = hints.size() > MAX_RULES;
         List<List<Entry>> pairs = new ArrayList<>();
         for (int i = 0; i < 1 << 14; i++) {
             pairs.add(null);
@@ -45,6 +50,7 @@ final class HintScan {
                 if (h.isEmpty()) {
                     all |= bit;
                 } else if (!ascii(h)) {
+                    other = true;
                     continue; // never in a line of ASCII characters; other lines are checked the slow way
                 } else if (h.length() == 1) {
                     single[h.charAt(0)] |= bit;
@@ -58,9 +64,11 @@ final class HintScan {
             }
         }
         this.always = all;
+        this.otherHints = other;
         for (int i = 0; i < pairs.size(); i++) {
             if (pairs.get(i) != null) {
                 byPair[i] = pairs.get(i).toArray(Entry[]::new);
+                pairBits[i >>> 6] |= 1L << i;
             }
         }
     }
@@ -88,6 +96,73 @@ final class HintScan {
             }
         }
         return found;
+    }
+
+    /**
+     * {@link #scan(String)} of the text {@code utf8[from, to)} (well-formed UTF-8), without decoding it: a hint is
+     * ASCII, and in UTF-8 an ASCII byte is always that character. A character of another script that lowercases to
+     * ASCII (the Kelvin sign to {@code k}, {@code İ} to {@code i̇}), or hints that are not ASCII, need the string:
+     * then the answer is -1 (all bits).
+     */
+    long scan(byte[] utf8, int from, int to) {
+        long found = always;
+        for (int i = from; i < to; i++) {
+            int c0 = utf8[i];
+            if (c0 < 0) {
+                int n = Utf8.sequence(utf8, i, to);
+                if (otherHints || n < 0 || LOWERS_TO_ASCII.get(Utf8.codePoint(utf8, i, n))) {
+                    return -1;
+                }
+                i += n - 1;
+                continue;
+            }
+            c0 = lower(c0);
+            found |= single[c0];
+            int key;
+            if (i + 1 < to && utf8[i + 1] >= 0 && (pairBits[(key = c0 << 7 | lower(utf8[i + 1])) >>> 6] & 1L << key) != 0) {
+                for (Entry e : byPair[key]) {
+                    if ((found & e.bit) == 0 && matchesAt(utf8, i, to, e.hint)) {
+                        found |= e.bit;
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Characters beyond ASCII whose lowercase ({@link Locale#ROOT}) holds an ASCII character. */
+    private static final java.util.BitSet LOWERS_TO_ASCII = new java.util.BitSet();
+
+    static {
+        for (int cp = 0x80; cp <= Character.MAX_CODE_POINT; cp++) {
+            if (cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE) {
+                continue;
+            }
+            // Only the BMP has special (multi-character) lowercasing; elsewhere the simple mapping is the string's.
+            String lower = cp <= 0xFFFF ? String.valueOf((char) cp).toLowerCase(Locale.ROOT)
+                    : Character.toLowerCase(cp) < 0x80 ? "a" : "";
+            for (int k = 0; k < lower.length(); k++) {
+                if (lower.charAt(k) < 0x80) {
+                    LOWERS_TO_ASCII.set(cp);
+                }
+            }
+        }
+    }
+
+    private static boolean matchesAt(byte[] line, int at, int to, String hint) {
+        if (at + hint.length() > to) {
+            return false;
+        }
+        for (int k = 2; k < hint.length(); k++) {
+            if (lower(line[at + k]) != hint.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int lower(int c) {
+        return c >= 'A' && c <= 'Z' ? c + 32 : c;
     }
 
     /** Whether rule {@code r} should run: for rules past {@link #MAX_RULES}, its hints are searched one by one. */

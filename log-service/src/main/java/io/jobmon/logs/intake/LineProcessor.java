@@ -2,6 +2,7 @@ package io.jobmon.logs.intake;
 
 import io.jobmon.logs.chunk.StoredLine;
 import io.jobmon.logs.config.LogsConfig;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -31,9 +32,18 @@ public final class LineProcessor {
         return parser;
     }
 
-    /** The line as stored, at its Kafka position. */
-    public StoredLine process(ShipperLine l, long offset, int sub) {
+    /** A line as stored: its {@link StoredLine} flags and its UTF-8 text, {@code text[from, to)}. */
+    public record Processed(int flags, byte[] text, int from, int to) {
+    }
+
+    /** The line as it is stored. */
+    public Processed process(ShipperLine l) {
         int flags = l.stderr() ? StoredLine.STDERR : 0;
+        // The common case: the record's own bytes, nothing to mask (no hint, no key block open), not too long.
+        if (l.bytes() && l.to() - l.from() <= maxLineBytes
+                && (!masking || blocks.isEmpty() && masker.clean(l.utf8(), l.from(), l.to()))) {
+            return new Processed(flags, l.utf8(), l.from(), l.to());
+        }
         String text = l.text();
         if (masking) {
             Masker.BlockState state = blocks.get(l.stream());
@@ -56,6 +66,7 @@ public final class LineProcessor {
             flags |= StoredLine.CUT;
             text = cut;
         }
-        return new StoredLine(l.timeNanos(), offset, sub, flags, text);
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        return new Processed(flags, utf8, 0, utf8.length);
     }
 }

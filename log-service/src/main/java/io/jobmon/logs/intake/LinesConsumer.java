@@ -2,7 +2,6 @@ package io.jobmon.logs.intake;
 
 import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.contracts.messaging.ConsumerRule;
-import io.jobmon.logs.chunk.StoredLine;
 import io.jobmon.logs.config.LogsConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -14,7 +13,7 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,15 +81,23 @@ public class LinesConsumer {
     private record Decoded(List<Entry> entries, List<Invalid> invalid, Map<Integer, Long> last, int ignored) {
     }
 
-    /** A line with its text in UTF-8 (encoded on the decode threads; the text is buffered in that form). */
-    private record Entry(int partition, StreamKey stream, StoredLine line, byte[] text) {
+    /**
+     * A line as stored, at its Kafka position, with its UTF-8 text {@code text[from, to)}: mostly the record's own
+     * bytes (copied into the open chunk by {@link #append} before the batch is let go).
+     */
+    private record Entry(int partition, StreamKey stream, long time, long offset, int sub, int flags, byte[] text, int from,
+            int to) {
+
+        Entry withStream(StreamKey s) {
+            return new Entry(partition, s, time, offset, sub, flags, text, from, to);
+        }
     }
 
-    private record Invalid(KafkaRecord<String, byte[]> record, InvalidRecordException reason) {
+    private record Invalid(KafkaRecord<ByteBuffer, ByteBuffer> record, InvalidRecordException reason) {
     }
 
     @Incoming("logs-lines")
-    public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+    public Uni<Void> consume(KafkaRecordBatch<ByteBuffer, ByteBuffer> batch) {
         return decodeInParallel(batch)
                 .call(this::deadLetter)
                 .chain(this::attribute)
@@ -102,13 +109,13 @@ public class LinesConsumer {
      * Decodes the batch on the decode threads, the records of a partition always on the same one (its lines keep their
      * order, and a private key block its state).
      */
-    private Uni<Decoded> decodeInParallel(KafkaRecordBatch<String, byte[]> batch) {
+    private Uni<Decoded> decodeInParallel(KafkaRecordBatch<ByteBuffer, ByteBuffer> batch) {
         int n = processors.length;
-        List<List<KafkaRecord<String, byte[]>>> parts = new ArrayList<>(n);
+        List<List<KafkaRecord<ByteBuffer, ByteBuffer>>> parts = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             parts.add(new ArrayList<>());
         }
-        for (KafkaRecord<String, byte[]> r : batch.getRecords()) {
+        for (KafkaRecord<ByteBuffer, ByteBuffer> r : batch.getRecords()) {
             parts.get(Math.floorMod(r.getPartition(), n)).add(r);
         }
         List<Uni<Decoded>> work = new ArrayList<>();
@@ -139,24 +146,25 @@ public class LinesConsumer {
         });
     }
 
-    private static Decoded decode(List<KafkaRecord<String, byte[]>> records, LineProcessor processor) {
+    private static Decoded decode(List<KafkaRecord<ByteBuffer, ByteBuffer>> records, LineProcessor processor) {
         List<Entry> entries = new ArrayList<>(records.size());
         List<Invalid> invalid = new ArrayList<>();
         Map<Integer, Long> last = new HashMap<>();
         int ignored = 0;
-        for (KafkaRecord<String, byte[]> record : records) {
+        for (KafkaRecord<ByteBuffer, ByteBuffer> record : records) {
             long offset = offset(record);
             int partition = record.getPartition();
             last.merge(partition, offset, Math::max);
             try {
                 long kafkaTime = record.getTimestamp() == null ? System.currentTimeMillis() * 1_000_000L
                         : Times.nanos(record.getTimestamp());
-                RecordParser.Parsed parsed = processor.parser().parse(record.getPayload(), kafkaTime);
+                RecordParser.Parsed parsed = parse(processor.parser(), record.getPayload(), kafkaTime);
                 ignored += parsed.ignored();
                 int sub = 0;
                 for (ShipperLine l : parsed.lines()) {
-                    StoredLine line = processor.process(l, offset, sub++);
-                    entries.add(new Entry(partition, l.stream(), line, line.text().getBytes(StandardCharsets.UTF_8)));
+                    LineProcessor.Processed p = processor.process(l);
+                    entries.add(new Entry(partition, l.stream(), l.timeNanos(), offset, sub++, p.flags(), p.text(), p.from(),
+                            p.to()));
                 }
             } catch (InvalidRecordException e) {
                 invalid.add(new Invalid(record, e));
@@ -165,9 +173,22 @@ public class LinesConsumer {
         return new Decoded(entries, invalid, last, ignored);
     }
 
+    /** The value where Kafka's fetch left it (a heap buffer; the value deserializer copies nothing). */
+    private static RecordParser.Parsed parse(RecordParser parser, ByteBuffer value, long kafkaTime) {
+        if (value == null) {
+            return parser.parse((byte[]) null, kafkaTime);
+        }
+        if (!value.hasArray()) {
+            byte[] copy = new byte[value.remaining()];
+            value.duplicate().get(copy);
+            return parser.parse(copy, kafkaTime);
+        }
+        return parser.parse(value.array(), value.arrayOffset() + value.position(), value.remaining(), kafkaTime);
+    }
+
     /** The record's offset; read from the record itself when it can be (a metadata lookup per record is not free). */
-    private static long offset(KafkaRecord<String, byte[]> record) {
-        return record instanceof IncomingKafkaRecord<String, byte[]> in ? in.getOffset()
+    private static long offset(KafkaRecord<ByteBuffer, ByteBuffer> record) {
+        return record instanceof IncomingKafkaRecord<ByteBuffer, ByteBuffer> in ? in.getOffset()
                 : record.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset();
     }
 
@@ -207,15 +228,15 @@ public class LinesConsumer {
             for (Entry e : d.entries()) {
                 String job = e.stream().jobId() == null && !e.stream().system()
                         ? jobs.get(e.stream().namespace() + "/" + e.stream().pod()) : null;
-                out.add(job == null ? e : new Entry(e.partition(), e.stream().withJob(job), e.line(), e.text()));
+                out.add(job == null ? e : e.withStream(e.stream().withJob(job)));
             }
             return new Decoded(out, d.invalid(), d.last(), d.ignored());
         });
     }
 
-    private synchronized void append(Decoded d, KafkaRecordBatch<String, byte[]> batch) {
+    private synchronized void append(Decoded d, KafkaRecordBatch<ByteBuffer, ByteBuffer> batch) {
         for (Entry e : d.entries()) {
-            current.add(e.stream(), e.partition(), e.line(), e.text());
+            current.add(e.stream(), e.partition(), e.time(), e.offset(), e.sub(), e.flags(), e.text(), e.from(), e.to());
         }
         d.last().forEach((p, o) -> current.read(p, o, null));
         current.acks.add(ackOf(batch));
@@ -227,11 +248,11 @@ public class LinesConsumer {
      * a generation waits up to a flush for its acks, and holding the batches would keep every record's payload and
      * message objects alive until then (hundreds of MB at full speed, copied by each young collection).
      */
-    private static Supplier<CompletionStage<Void>> ackOf(KafkaRecordBatch<String, byte[]> batch) {
-        List<KafkaRecord<String, byte[]>> last = List.copyOf(batch.getLatestOffsetRecords().values());
+    private static Supplier<CompletionStage<Void>> ackOf(KafkaRecordBatch<ByteBuffer, ByteBuffer> batch) {
+        List<KafkaRecord<ByteBuffer, ByteBuffer>> last = List.copyOf(batch.getLatestOffsetRecords().values());
         return () -> {
             CompletionStage<Void> done = CompletableFuture.completedFuture(null);
-            for (KafkaRecord<String, byte[]> r : last) {
+            for (KafkaRecord<ByteBuffer, ByteBuffer> r : last) {
                 done = done.thenCompose(v -> r.ack());
             }
             return done;

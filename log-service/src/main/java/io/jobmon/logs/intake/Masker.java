@@ -38,6 +38,15 @@ public final class Masker {
         this.hints = new HintScan(all);
     }
 
+    /**
+     * Whether {@link #mask} would leave the text {@code utf8[from, to)} (well-formed UTF-8) as it is, outside a
+     * private key block: no rule's hint, and no key block's, is in it. Answered without decoding the text; when
+     * false, mask its string.
+     */
+    public boolean clean(byte[] utf8, int from, int to) {
+        return hints.scan(utf8, from, to) == 0;
+    }
+
     /** @return the masked line, the same instance when nothing was masked */
     public String mask(String line, BlockState state) {
         if (state != null && state.linesInBlock >= 0) {

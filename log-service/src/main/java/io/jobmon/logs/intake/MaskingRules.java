@@ -38,11 +38,11 @@ public final class MaskingRules {
             "\\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\\s:/@]+:(?<secret>[^\\s@/]+)@", "://"});
         // The key names are what the regexes start with (not a run of name characters before them: the same matches,
         // without trying every start in a word), and the hints are what must follow them, so that "tokens/s=3500",
-        // "num_input_tokens_seen" or "KeyError" run no regex at all.
+        // "num_input_tokens_seen", "KeyError" or "should be passed" run no regex at all.
         DEFAULTS.put("password-pair", new String[] {
             "(?i)(?:password|passwd|secret|credentials?|api[_-]?key|apikey|access[_-]?key|secret[_-]?key"
                     + "|private[_-]?key)" + VALUE + SECRET,
-            "pass", "secret", "credential", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey",
+            "passw", "secret", "credential", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey",
             "private_key", "private-key", "privatekey"});
         // token=..., access_token: ..., HF_TOKEN=...; not tokens=4096, num_tokens: 2048, max_new_tokens, tokenizer=,
         // pad_token/eos_token/bos_token/unk_token (tokenizer settings), nor a plain number (token=42).

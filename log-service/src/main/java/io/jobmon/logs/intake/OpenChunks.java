@@ -1,7 +1,6 @@
 package io.jobmon.logs.intake;
 
 import io.jobmon.logs.chunk.ChunkLines;
-import io.jobmon.logs.chunk.StoredLine;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,17 +29,17 @@ final class OpenChunks {
     private Key lastKey;
     private ChunkLines lastLines;
 
-    /** @param text the line's text in UTF-8 */
-    void add(StreamKey stream, int partition, StoredLine line, byte[] text) {
-        ChunkLines to;
+    /** A line as stored, its UTF-8 text {@code text[from, to)}. */
+    void add(StreamKey stream, int partition, long time, long offset, int sub, int flags, byte[] text, int from, int to) {
+        ChunkLines into;
         if (lastKey != null && lastKey.partition() == partition && lastKey.stream().equals(stream)) {
-            to = lastLines;
+            into = lastLines;
         } else {
             lastKey = new Key(stream, partition);
-            to = lastLines = lines.computeIfAbsent(lastKey, k -> new ChunkLines());
+            into = lastLines = lines.computeIfAbsent(lastKey, k -> new ChunkLines());
         }
-        to.add(line.time(), line.offset(), line.sub(), line.flags(), text);
-        rawBytes += text.length;
+        into.add(time, offset, sub, flags, text, from, to - from);
+        rawBytes += to - from;
     }
 
     void read(int partition, long offset, Supplier<CompletionStage<Void>> ack) {

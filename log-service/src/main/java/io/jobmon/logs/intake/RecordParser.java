@@ -50,6 +50,7 @@ public final class RecordParser {
     private final Set<String> systemUnits;
     private final Pattern systemContainers;
     private final SelectiveJson selective;
+    private final ContainerRecords containers;
     /** Whether a container name is a system one: the same few names on every record (not thread-safe, as the class). */
     private final Map<String, Boolean> systemContainer = new HashMap<>();
 
@@ -58,6 +59,7 @@ public final class RecordParser {
         this.systemUnits = systemUnits;
         this.systemContainers = systemContainers;
         this.selective = new SelectiveJson(MAPPER, jobLabel);
+        this.containers = new ContainerRecords(MAPPER.getFactory(), jobLabel, this::isSystemContainer);
     }
 
     /**
@@ -65,10 +67,22 @@ public final class RecordParser {
      * @throws InvalidRecordException with a reason a person can act on
      */
     public Parsed parse(byte[] value, long kafkaTimeNanos) {
-        if (value == null || blank(value)) {
+        return parse(value, 0, value == null ? 0 : value.length, kafkaTimeNanos);
+    }
+
+    /**
+     * The record in {@code value[off, off + len)} (a Kafka record's bytes where they lie). The common form, one
+     * container line, is read by {@link ContainerRecords} without a tree; every other form the general way.
+     */
+    public Parsed parse(byte[] value, int off, int len, long kafkaTimeNanos) {
+        if (value == null || blank(value, off, len)) {
             throw new InvalidRecordException("empty record value");
         }
-        return parse(readSelective(value), kafkaTimeNanos);
+        ShipperLine line = containers.read(value, off, len, kafkaTimeNanos);
+        if (line != null) {
+            return new Parsed(List.of(line), 0);
+        }
+        return parse(readSelective(value, off, len), kafkaTimeNanos);
     }
 
     /** {@link #parse(byte[], long)} of the string's UTF-8 bytes. */
@@ -79,8 +93,9 @@ public final class RecordParser {
         return parse(value.getBytes(StandardCharsets.UTF_8), kafkaTimeNanos);
     }
 
-    private static boolean blank(byte[] value) {
-        for (byte b : value) {
+    private static boolean blank(byte[] value, int off, int len) {
+        for (int i = off; i < off + len; i++) {
+            byte b = value[i];
             if (b < 0 || !Character.isWhitespace(b)) {
                 return false;
             }
@@ -106,12 +121,12 @@ public final class RecordParser {
      * bytes become U+FFFD), so such a line is stored, not dead-lettered; the reason of a record that still fails is the
      * string reading's.
      */
-    private JsonNode readSelective(byte[] value) {
+    private JsonNode readSelective(byte[] value, int off, int len) {
         try {
-            return selective.read(value);
+            return selective.read(value, off, len);
         } catch (IOException e) {
             try {
-                return selective.read(new String(value, StandardCharsets.UTF_8));
+                return selective.read(new String(value, off, len, StandardCharsets.UTF_8));
             } catch (JsonProcessingException again) {
                 throw new InvalidRecordException("not JSON: " + again.getOriginalMessage());
             } catch (IOException again) {
@@ -191,7 +206,7 @@ public final class RecordParser {
         out.add(new ShipperLine(StreamKey.user(job, node, ns, pod, container), time, stderr, line));
     }
 
-    private boolean isSystemContainer(String container) {
+    boolean isSystemContainer(String container) {
         Boolean system = systemContainer.get(container);
         if (system == null) {
             if (systemContainer.size() >= 10_000) {
@@ -291,7 +306,11 @@ public final class RecordParser {
         if (v == null || v.isNull()) {
             throw new InvalidRecordException("no 'log' or 'message' field");
         }
-        String s = v.isTextual() ? v.asText() : v.toString();
+        return chomp(v.isTextual() ? v.asText() : v.toString());
+    }
+
+    /** The text without a trailing {@code \n} or {@code \r\n} (the docker form ends every line with one). */
+    static String chomp(String s) {
         int end = s.length();
         if (end > 0 && s.charAt(end - 1) == '\n') {
             end--;

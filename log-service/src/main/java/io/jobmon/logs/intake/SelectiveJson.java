@@ -44,8 +44,8 @@ final class SelectiveJson {
     }
 
     /** The record's first JSON value, objects reduced to the fields read. */
-    JsonNode read(byte[] value) throws IOException {
-        try (JsonParser p = factory.createParser(value)) {
+    JsonNode read(byte[] value, int off, int len) throws IOException {
+        try (JsonParser p = factory.createParser(value, off, len)) {
             return read(p);
         }
     }

@@ -1,5 +1,90 @@
 package io.jobmon.logs.intake;
 
-/** One line as a shipper's record carried it, before masking: its stream, time, stdout/stderr and text. */
-public record ShipperLine(StreamKey stream, long timeNanos, boolean stderr, String text) {
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * One line as a shipper's record carried it, before masking: its stream, time, stdout/stderr and text. The text is a
+ * string, or — on the intake's fast path ({@link ContainerRecords}) — the UTF-8 bytes of the record itself
+ * ({@code utf8[from, to)}, valid UTF-8, nothing to unescape), so that a line needing no masking or cut goes to its
+ * chunk without ever becoming a string. Equal when stream, time, stream type and text are.
+ */
+public final class ShipperLine {
+
+    private final StreamKey stream;
+    private final long timeNanos;
+    private final boolean stderr;
+    private final String text;
+    private final byte[] utf8;
+    private final int from;
+    private final int to;
+
+    public ShipperLine(StreamKey stream, long timeNanos, boolean stderr, String text) {
+        this(stream, timeNanos, stderr, Objects.requireNonNull(text), null, 0, 0);
+    }
+
+    /** A line whose text is {@code utf8[from, to)}: valid UTF-8 (the caller checked). */
+    ShipperLine(StreamKey stream, long timeNanos, boolean stderr, byte[] utf8, int from, int to) {
+        this(stream, timeNanos, stderr, null, utf8, from, to);
+    }
+
+    private ShipperLine(StreamKey stream, long timeNanos, boolean stderr, String text, byte[] utf8, int from, int to) {
+        this.stream = stream;
+        this.timeNanos = timeNanos;
+        this.stderr = stderr;
+        this.text = text;
+        this.utf8 = utf8;
+        this.from = from;
+        this.to = to;
+    }
+
+    public StreamKey stream() {
+        return stream;
+    }
+
+    public long timeNanos() {
+        return timeNanos;
+    }
+
+    public boolean stderr() {
+        return stderr;
+    }
+
+    public String text() {
+        return text != null ? text : new String(utf8, from, to - from, StandardCharsets.UTF_8);
+    }
+
+    /** Whether the text is held as UTF-8 bytes ({@link #utf8()}, {@link #from()}, {@link #to()}). */
+    boolean bytes() {
+        return text == null;
+    }
+
+    byte[] utf8() {
+        return utf8;
+    }
+
+    int from() {
+        return from;
+    }
+
+    int to() {
+        return to;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ShipperLine l && l.timeNanos == timeNanos && l.stderr == stderr && l.stream.equals(stream)
+                && (bytes() && l.bytes() ? Arrays.equals(utf8, from, to, l.utf8, l.from, l.to) : text().equals(l.text()));
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(stream, timeNanos, stderr, text());
+    }
+
+    @Override
+    public String toString() {
+        return "ShipperLine[" + stream + ", " + timeNanos + ", " + (stderr ? "stderr" : "stdout") + ", " + text() + "]";
+    }
 }

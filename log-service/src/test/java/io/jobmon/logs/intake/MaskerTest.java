@@ -1,7 +1,9 @@
 package io.jobmon.logs.intake;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobmon.logs.config.LogsConfig;
 import java.util.List;
@@ -131,6 +133,41 @@ class MaskerTest {
                 assertEquals(REFERENCE.mask(line, null), masker.mask(line, null), line);
             }
         }
+    }
+
+    /**
+     * The intake asks {@link Masker#clean} on a line's UTF-8 bytes before it makes a string of it: a line it calls
+     * clean must be one masking leaves alone (else a secret would be stored), and ordinary output must be clean (else
+     * the fast path is never taken). Checked on lines with secrets, on training output, on other scripts, and on
+     * characters that lowercase to ASCII (the Kelvin sign, dotted capital I) hiding a key name.
+     */
+    @Test
+    void aLineCalledCleanOnItsBytesIsOneMaskingLeavesAlone() {
+        List<String> lines = new java.util.ArrayList<>(List.of(
+            "sending Bearer abcDEF123.456-xyz_ok/+= done", "login user=ops password=hunter2 ok", "ÄTOKEN=abc1 ñpassword=x",
+            "-----BEGIN OPENSSH PRIVATE KEY-----", "export HF_TOKEN=hf_abc", "oss key LTAI5tQ9xXxXxXxXxXxX ok",
+            "to\u212Aen=abc1 and \u0130 and to\u212AEN: x", "passw\u00f6rd=x 日本語 token=日本語 🚀 password=🚀🚀",
+            "epoch 1 step 200 loss=1.0234 lr=1.9e-05", " 12%|█▏        | 120/1000 [01:02<07:35,  1.93it/s]",
+            "{'loss': 1.2345, 'learning_rate': 2e-05}", "tokens=4096 throughput=12345.6 tokens/s", "日本語の学習ログ", ""));
+        for (int seed = 0; seed < 2; seed++) {
+            io.jobmon.logs.bench.Workload w = new io.jobmon.logs.bench.Workload(seed, seed);
+            for (int i = 0; i < 5_000; i++) {
+                lines.add(w.next());
+            }
+        }
+        int clean = 0;
+        for (String line : lines) {
+            byte[] utf8 = ("[" + line + "]").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (masker.clean(utf8, 1, utf8.length - 1)) {
+                Masker.BlockState state = new Masker.BlockState();
+                assertSame(line, masker.mask(line, state), line);
+                assertEquals(-1, state.linesInBlock, line);
+                clean++;
+            }
+        }
+        assertTrue(clean > lines.size() * 9 / 10, "most training output needs no string: " + clean + " of " + lines.size());
+        byte[] kelvin = "to\u212Aen=abc1".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertFalse(masker.clean(kelvin, 0, kelvin.length), "the Kelvin sign lowercases to k: token=");
     }
 
     private static LogsConfig.Masking.Rule rule(String regex, List<String> hints) {

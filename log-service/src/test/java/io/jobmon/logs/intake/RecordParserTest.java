@@ -177,9 +177,90 @@ class RecordParserTest {
         "{\"specversion\":\"1.0\",\"type\":\"other\",\"data\":{}}",
         "{\"log\":12345678901234,\"stream\":123456789012345678901234567890,\"time\":-1.5e3,\"kubernetes\":{\"pod_name\":1e400}}",
         "{\"log\":\"x\",\"@timestamp\":1.7839376991234567E9,\"kubernetes\":{\"pod_name\":\"p\",\"host\":0.1}}",
+        // the fast path's edges: escapes, line ends, other scripts, nulls, duplicates, odd kubernetes objects
+        "{\"log\":\"say \\\"hi\\\"\\tnow\\n\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"crlf\\r\\n\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"two\\n\\n\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"\\n\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"cr only\\r\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"caf\\u00e9 \\ud83d\\ude80\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\" 42%|████▏     | 420/1000 训练 🚀\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"tab\tinside\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":null,\"message\":\"m\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":null,\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"a\",\"log\":null,\"message\":\"b\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"message\":\"m\",\"log\":\"l\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"@timestamp\":null,\"timestamp\":\"2026-07-13T10:15:02.5+08:00\",\"time\":\"bad\",\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"time\":\"2026-07-13T10:15:02Z\",\"@timestamp\":\"1783937699.25\",\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"date\":true,\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"stream\":\"stderr\",\"stream\":null,\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\",\"labels\":null,\"pod_labels\":{\"jobmon.io/job-id\":\"k\"}}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\",\"labels\":[1],\"pod_labels\":{\"jobmon.io/job-id\":\"k\"}}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\",\"labels\":{\"jobmon.io/job-id\":null,\"a\":[{}]}}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\",\"labels\":{\"jobmon.io/job-id\":\"j\",\"jobmon.io/job-id\":\"k\"}}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\",\"host\":\"n1\"},\"kubernetes\":{\"pod_name\":\"q\"}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"},\"kubernetes\":\"gone\"}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":null,\"pod_name\":\"p\",\"pod_namespace\":\"v\",\"pod_node_name\":\"n2\"}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\",\"container_name\":\"nvidia-device-plugin-ctr\"}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\",\"container_name\":\"nvidia-device-plugin-ctr\",\"host\":\"n\"}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"},\"kubernetes.pod_name\":\"q\"}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"},\"specversion\":\"1.0\"}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"},\"_SYSTEMD_UNIT\":\"kubelet.service\",\"MESSAGE\":\"m\"}",
+        "{\"log\":\"unterminated,\"kubernetes\":{\"pod_name\":\"p\"}}",
+        "{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}}]",
+        "  {\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\"}}  ",
     })
     void readingOnlyTheNeededFieldsGivesWhatTheFullTreeGivesForOddRecords(String record) {
         assertSameAnswer(record);
+    }
+
+    /**
+     * The common forms are read by the fast path, their text left as the record's bytes, also where the record lies
+     * inside a larger buffer (as Kafka hands it over); lines that must be decoded or refused go the general way.
+     */
+    @Test
+    void commonContainerRecordsKeepTheirTextAsTheRecordsBytes() {
+        for (String name : List.of("fluent-bit-cri", "fluent-bit-docker-iso8601", "vector-kubernetes-logs")) {
+            String record = Shippers.record(name);
+            byte[] inside = ("xx" + record + "yyy").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            RecordParser.Parsed p = parser.parse(inside, 2, inside.length - 5, 99);
+            assertEquals(parser.parseFullTree(record, 99), p, name);
+            assertTrue(p.lines().get(0).bytes(), name + " takes the fast path");
+        }
+        String escaped = "{\"log\":\"a \\\"quoted\\\" word\",\"kubernetes\":{\"pod_name\":\"p\"}}";
+        ShipperLine l = parse(escaped).get(0);
+        assertEquals("a \"quoted\" word", l.text());
+        assertFalse(l.bytes(), "an escaped line is decoded");
+        byte[] tqdm = "{\"log\":\" 42%|████▏     | 420/1000\\n\",\"kubernetes\":{\"pod_name\":\"p\"}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        l = parser.parse(tqdm, 0).lines().get(0);
+        assertEquals(" 42%|████▏     | 420/1000", l.text());
+        assertTrue(l.bytes());
+    }
+
+    /**
+     * One parser through many records, as a decode thread reads them: a container's metadata, read once, is then
+     * recognised by its bytes. Containers recur, there are more of them than it keeps, the metadata is the record's
+     * last field or fields follow it; every answer is the full tree's.
+     */
+    @Test
+    void aContainersMetadataIsReadOnceAndRecognisedOnItsNextRecords() {
+        for (int i = 0; i < 400; i++) {
+            int c = i < 200 ? i % 80 : i % 10;
+            String k8s = "{\"pod_name\":\"pod-" + c + "\",\"namespace_name\":\"ns\",\"labels\":{\"jobmon.io/job-id\":\"job-"
+                    + c % 3 + "\"},\"host\":\"node-" + c % 5 + "\",\"container_name\":\""
+                    + (c % 7 == 0 ? "nvidia-device-plugin-ctr" : "trainer") + "\"}";
+            String line = "\"line " + i + "\"";
+            String record = switch (i % 5) {
+                case 0 -> "{\"@timestamp\":" + (1783937699 + i) + ".5,\"log\":" + line + ",\"kubernetes\":" + k8s + "}";
+                case 1 -> "{\"log\":" + line + ",\"kubernetes\":" + k8s + ",\"stream\":\"stderr\"}";
+                case 2 -> "{\"log\":" + line + ",\"kubernetes\":" + k8s + " ,\"log\":null,\"message\":\"m\"}";
+                case 3 -> "{\"kubernetes\":" + k8s + ",\"kubernetes.pod_name\":\"x\",\"log\":" + line + "}";
+                default -> "{\"log\":" + line + ",\"kubernetes\":" + k8s + "\n}";
+            };
+            assertEquals(parser.parseFullTree(record, 7), parser.parse(record, 7), record);
+        }
     }
 
     private void assertSameAnswer(String record) {

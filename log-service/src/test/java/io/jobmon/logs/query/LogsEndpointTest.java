@@ -184,10 +184,13 @@ class LogsEndpointTest {
     @Test
     void aRecordNoShipperWroteGoesToTheDlqWithTheReason() {
         String marker = "not-a-log-" + Fixtures.newJob();
-        KafkaTestClient.send(Topics.LOGS_LINES, "k", "{\"foo\":\"" + marker + "\"}");
+        String record = "{\"foo\":\"" + marker + "\"}";
+        KafkaTestClient.send(Topics.LOGS_LINES, "k", record);
         List<ConsumerRecord<String, String>> dead = KafkaTestClient.await(Topics.dlq(Topics.LOGS_LINES),
                 r -> r.value().contains(marker), 1, Duration.ofSeconds(60));
         assertEquals(1, dead.size());
+        assertEquals(record, dead.get(0).value(), "the record as it was sent, byte for byte");
+        assertEquals("k", dead.get(0).key());
         String reason = new String(dead.get(0).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
         assertEquals(true, reason.contains("not a Fluent Bit, Vector or jobmon log record"), reason);
     }
