@@ -5,16 +5,23 @@ import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.contracts.events.MetricSamplesBinary;
 import io.jobmon.contracts.events.Topics;
-import io.jobmon.metrics.ingest.SamplesPublisher;
 import io.jobmon.metrics.ingest.SeriesBuilder;
+import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.KafkaTestClient;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Jobs and samples as job-service and the intake put them on Kafka. */
 public final class Fixtures {
@@ -96,13 +103,39 @@ public final class Fixtures {
         return out;
     }
 
-    /** Sends the samples of a node in records of at most 500, in the series form, as the intake does. */
+    /** Sends the samples of a node in records of at most 500, in the binary form, as the intake does. */
     public static void sendSamples(String node, List<MetricSamples.Sample> samples) {
+        List<Map.Entry<String, byte[]>> records = new ArrayList<>();
+        for (List<MetricSamples.Series> part : SeriesBuilder.split(SeriesBuilder.of(samples), 500)) {
+            records.add(Map.entry(node, MetricSamplesBinary.encode(node, part)));
+        }
+        sendBytes(Topics.METRICS_SAMPLES, records);
+    }
+
+    /** Sends the samples in the JSON series form (labels once per series), as producers did before the binary one. */
+    public static void sendSamplesJson(String node, List<MetricSamples.Sample> samples) {
         List<Map.Entry<String, String>> records = new ArrayList<>();
         for (List<MetricSamples.Series> part : SeriesBuilder.split(SeriesBuilder.of(samples), 500)) {
-            records.add(Map.entry(node, SamplesPublisher.encode(node, part)));
+            records.add(Map.entry(node, jsonSeriesForm(node, part)));
         }
         KafkaTestClient.sendAll(Topics.METRICS_SAMPLES, records);
+    }
+
+    /** A record of the JSON series form. */
+    public static String jsonSeriesForm(String node, List<MetricSamples.Series> series) {
+        return CloudEvents.encode("/test", MetricSamples.TYPE, node, MetricSamples.ofSeries(node, series));
+    }
+
+    /** Sends records whose values are bytes, in order, waiting until the broker has them all. */
+    public static void sendBytes(String topic, List<Map.Entry<String, byte[]>> records) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p)) {
+            records.forEach(r -> producer.send(new ProducerRecord<>(topic, r.getKey(), r.getValue())));
+            producer.flush();
+        }
     }
 
     /** Sends the samples in the event's first form (an object per sample), as records written before the series form. */

@@ -8,8 +8,10 @@ import java.util.Objects;
 
 /**
  * A batch of samples of one node on {@code jobmon.metrics.samples} (key node), as scraped or remote-written.
- * Producers write {@code series}: each series' name and labels once, then its points as two parallel arrays.
- * {@code samples} (one object per sample, labels repeated) is the first form of this event and is still read.
+ * Producers write it in the binary form ({@link MetricSamplesBinary}: the series form below, strings once per
+ * record); the JSON CloudEvent forms written before are still read: {@code series} (each series' name and labels
+ * once, then its points as two parallel arrays) and the first form, {@code samples} (one object per sample, labels
+ * repeated).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record MetricSamples(String node, List<Sample> samples, List<Series> series) implements Validatable {

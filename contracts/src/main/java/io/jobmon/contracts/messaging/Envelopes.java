@@ -24,7 +24,11 @@ public final class Envelopes {
             JobCommand::jobId);
     /** {@code jobmon.k8s.raw}: keyed by cluster/namespace/pod (a cluster agent may key differently). */
     public static final Envelope<K8sRawObject> K8S_RAW = Envelope.of(K8sRawObject.TYPE, K8sRawObject.class);
-    /** {@code jobmon.metrics.samples}: keyed by node; a batch may be larger than one event. */
+    /**
+     * {@code jobmon.metrics.samples}: keyed by node; a batch may be larger than one event. The check of its JSON
+     * records; a record whose first byte is 0x00 is the binary form ({@code MetricSamplesBinary}), under the same
+     * size bound.
+     */
     public static final Envelope<MetricSamples> METRIC_SAMPLES = Envelope.of(MetricSamples.TYPE, MetricSamples.class)
             .maxBytes(8 << 20);
 

@@ -2,14 +2,17 @@ package io.jobmon.metrics.ingest;
 
 import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.contracts.events.MetricSamplesBinary;
 import io.jobmon.contracts.messaging.Envelopes;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns a record of {@code jobmon.metrics.samples} into a {@link SampleBatch}, or says why it is invalid: the
- * suite's envelope check (CloudEvents 1.0, the samples type, size bound), then a node and sane series. Both forms
- * of the event are read: {@code series} (what jobmon writes) and the first form, {@code samples}.
+ * Turns a record of {@code jobmon.metrics.samples} into a {@link SampleBatch}, or says why it is invalid. A value
+ * whose first byte is {@link MetricSamplesBinary#MAGIC} is the binary form (what jobmon writes); any other is a JSON
+ * CloudEvent under the suite's envelope check (CloudEvents 1.0, the samples type), in its {@code series} form or the
+ * first form, {@code samples}. Then both need the size bound, a node and sane series.
  */
 public final class SamplesDecoder {
 
@@ -17,8 +20,22 @@ public final class SamplesDecoder {
     }
 
     /** @throws InvalidRecordException with the reason the DLQ records */
+    public static SampleBatch decode(String key, byte[] value, int partition, long offset, long kafkaTimeMs) {
+        if (value != null && value.length > Envelopes.METRIC_SAMPLES.maxBytes()) {
+            throw new InvalidRecordException("record of " + value.length + " bytes is over the "
+                    + Envelopes.METRIC_SAMPLES.maxBytes() + "-byte limit");
+        }
+        MetricSamples data = MetricSamplesBinary.isBinary(value) ? MetricSamplesBinary.decode(value)
+                : Envelopes.METRIC_SAMPLES.data(key, value == null ? null : new String(value, StandardCharsets.UTF_8));
+        return batch(key, data, partition, offset, kafkaTimeMs);
+    }
+
+    /** A record value that is text: the JSON form. */
     public static SampleBatch decode(String key, String value, int partition, long offset, long kafkaTimeMs) {
-        MetricSamples data = Envelopes.METRIC_SAMPLES.data(key, value);
+        return batch(key, Envelopes.METRIC_SAMPLES.data(key, value), partition, offset, kafkaTimeMs);
+    }
+
+    private static SampleBatch batch(String key, MetricSamples data, int partition, long offset, long kafkaTimeMs) {
         String node = data.node() != null && !data.node().isBlank() ? data.node() : key;
         if (node == null || node.isBlank()) {
             throw new InvalidRecordException("no node: neither 'node' nor the record key names one");

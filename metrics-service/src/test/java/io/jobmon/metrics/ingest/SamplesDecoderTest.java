@@ -8,15 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.contracts.events.MetricSamplesBinary;
 import io.jobmon.metrics.Fixtures;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Records of {@code jobmon.metrics.samples} in both forms of the event: the series form jobmon writes (labels once per
- * series) and the first form (an object per sample) that records already on the topic may still have.
+ * Records of {@code jobmon.metrics.samples} in every form of the event: the binary form jobmon writes, and the JSON
+ * forms that records already on the topic may still have: the series form (labels once per series) and the first
+ * form (an object per sample).
  */
 class SamplesDecoderTest {
 
@@ -35,15 +39,21 @@ class SamplesDecoderTest {
     }
 
     @Test
-    void aRecordOfTheFirstFormAndOneOfTheSeriesFormGiveTheSameSeries() {
+    void aRecordOfTheFirstFormOneOfTheJsonSeriesFormAndABinaryOneGiveTheSameSeries() {
         String first = CloudEvents.encode("/test", MetricSamples.TYPE, "n1", new MetricSamples("n1", samples()));
-        String series = SamplesPublisher.encode("n1", SeriesBuilder.of(samples()));
+        String series = Fixtures.jsonSeriesForm("n1", SeriesBuilder.of(samples()));
+        byte[] binary = MetricSamplesBinary.encode("n1", SeriesBuilder.of(samples()));
         assertTrue(series.length() < first.length(), "labels once per series: " + series.length() + " < " + first.length());
-        SampleBatch a = SamplesDecoder.decode("n1", first, 0, 1, T);
-        SampleBatch b = SamplesDecoder.decode("n1", series, 0, 2, T);
+        assertTrue(binary.length < series.length() / 2, "binary: " + binary.length + " bytes");
+        SampleBatch a = SamplesDecoder.decode("n1", first.getBytes(StandardCharsets.UTF_8), 0, 1, T);
+        SampleBatch b = SamplesDecoder.decode("n1", series.getBytes(StandardCharsets.UTF_8), 0, 2, T);
+        SampleBatch c = SamplesDecoder.decode("n1", binary, 0, 3, T);
         assertEquals(7, a.samples());
         assertEquals(7, b.samples());
+        assertEquals(7, c.samples());
         assertEquals(a.series(), b.series());
+        assertEquals(b.series().subList(0, 2), c.series().subList(0, 2));
+        assertEquals(Map.of(), c.series().get(2).labels(), "a series without labels has none in the binary form");
         MetricSamples.Series util0 = b.series().get(0);
         assertEquals(List.of("Hostname", "gpu", "pod"), List.copyOf(util0.labels().keySet()), "labels by name");
         assertEquals("p \"quoted\" 😀", util0.labels().get("pod"));
@@ -66,6 +76,23 @@ class SamplesDecoderTest {
                 + "\"series\":[{\"name\":\"up\",\"timestampsMs\":[0],\"values\":[1]}]}}";
         e = assertThrows(InvalidRecordException.class, () -> SamplesDecoder.decode("n1", secondsNotMs, 0, 0, T));
         assertTrue(e.getMessage().contains("timestamp 0"), e.getMessage());
+    }
+
+    @Test
+    void aBrokenBinaryRecordIsInvalidWithTheReasonAndSoIsABinarySeriesWithoutTimes() {
+        byte[] binary = MetricSamplesBinary.encode("n1", SeriesBuilder.of(samples()));
+        InvalidRecordException e = assertThrows(InvalidRecordException.class,
+                () -> SamplesDecoder.decode("n1", Arrays.copyOf(binary, binary.length - 1), 0, 0, T));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+        byte[] zeroTime = MetricSamplesBinary.encode("n1", List.of(new MetricSamples.Series("up", Map.of(),
+                new long[] {0}, new double[] {1})));
+        e = assertThrows(InvalidRecordException.class, () -> SamplesDecoder.decode("n1", zeroTime, 0, 0, T));
+        assertTrue(e.getMessage().contains("timestamp 0"), e.getMessage());
+        e = assertThrows(InvalidRecordException.class, () -> SamplesDecoder.decode("n1", new byte[9 << 20], 0, 0, T));
+        assertTrue(e.getMessage().contains("over the"), e.getMessage());
+        // the node: the record's own, else its key
+        SampleBatch keyed = SamplesDecoder.decode("n2", MetricSamplesBinary.encode(null, SeriesBuilder.of(samples())), 0, 0, T);
+        assertEquals("n2", keyed.node());
     }
 
     @Test

@@ -6,8 +6,10 @@ import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.events.MetricSamplesBinary;
 import io.jobmon.contracts.events.Topics;
 import io.jobmon.metrics.Fixtures;
+import io.jobmon.metrics.ingest.SeriesBuilder;
 import io.jobmon.metrics.remotewrite.prompb.Types;
 import io.jobmon.testsupport.KafkaTestClient;
 import io.jobmon.testsupport.KafkaTestResource;
@@ -20,7 +22,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -86,18 +90,47 @@ class IntakeTest {
         KafkaTestClient.send(Topics.METRICS_SAMPLES, node, "{\"specversion\":\"1.0\",\"id\":\"" + node
                 + "\",\"type\":\"io.jobmon.metrics.samples.v1\",\"data\":{\"node\":\"" + node
                 + "\",\"samples\":[{\"labels\":{}}]}}");
+        // a binary record cut short, and one of a version this consumer does not know
+        byte[] binary = MetricSamplesBinary.encode(node, SeriesBuilder.of(Fixtures.series("DCGM_FI_DEV_GPU_UTIL",
+                Fixtures.gpu(node, 0, job + "-0"), T0, 4, (i, ms) -> 1)));
+        byte[] v9 = binary.clone();
+        v9[4] = 9;
+        Fixtures.sendBytes(Topics.METRICS_SAMPLES, List.of(Map.entry(node, Arrays.copyOf(binary, binary.length - 5)),
+                Map.entry(node, v9)));
         Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
         Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 4, (i, ms) -> 77));
         List<ConsumerRecord<String, String>> dead = KafkaTestClient.await(Topics.dlq(Topics.METRICS_SAMPLES),
-                r -> r.value() != null && r.value().contains(node), 2, Duration.ofSeconds(30));
-        assertEquals(2, dead.size());
-        String reason = new String(dead.get(0).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
-        assertEquals(true, reason.contains("not JSON"), reason);
-        String reason2 = new String(dead.get(1).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
-        assertEquals(true, reason2.contains("samples[0]"), reason2);
+                r -> node.equals(r.key()), 4, Duration.ofSeconds(30));
+        assertEquals(4, dead.size());
+        assertEquals(true, reason(dead.get(0)).contains("not JSON"), reason(dead.get(0)));
+        assertEquals(true, reason(dead.get(1)).contains("samples[0]"), reason(dead.get(1)));
+        assertEquals(true, reason(dead.get(2)).contains("truncated"), reason(dead.get(2)));
+        assertEquals(true, reason(dead.get(3)).contains("version 9 is not supported"), reason(dead.get(3)));
         String q = "/api/v1/jobs/" + job + "/metrics?from=" + T0 + "&to=" + T0.plus(Duration.ofMinutes(5));
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
                 .extract().jsonPath(), 0) == 4);
+        var chart = given().auth().oauth2(Tokens.alice()).get(q).then().statusCode(200).extract().jsonPath();
+        assertEquals(77.0, chart.getDouble("series[0].points[0][1]"));
+    }
+
+    static String reason(ConsumerRecord<String, String> dead) {
+        return new String(dead.headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void recordsOfTheJsonSeriesFormStillOnTheTopicAreStored() {
+        String node = Fixtures.newId("n");
+        String job = Fixtures.newId("j");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        // written as producers did before the binary form: a JSON CloudEvent, labels once per series
+        Fixtures.sendSamplesJson(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 6,
+                (i, ms) -> 40 + i));
+        String q = "/api/v1/jobs/" + job + "/metrics?metric=gpu_util&from=" + T0 + "&to=" + T0.plus(Duration.ofMinutes(5));
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
+                .extract().jsonPath(), 0) == 6);
+        var chart = given().auth().oauth2(Tokens.alice()).get(q).then().statusCode(200).extract().jsonPath();
+        assertEquals(40.0, chart.getDouble("series[0].points[0][1]"));
+        assertEquals(45.0, chart.getDouble("series[0].points[5][1]"));
     }
 
     @Test
@@ -112,9 +145,8 @@ class IntakeTest {
         Fixtures.sendSamplesFirstForm(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 6,
                 (i, ms) -> 60 + i));
         List<ConsumerRecord<String, String>> dead = KafkaTestClient.await(Topics.dlq(Topics.METRICS_SAMPLES),
-                r -> r.value() != null && r.value().contains(node), 1, Duration.ofSeconds(30));
-        String reason = new String(dead.get(0).headers().lastHeader("dead-letter-reason").value(), StandardCharsets.UTF_8);
-        assertEquals(true, reason.contains("series[0] has 2 timestamps and 1 values"), reason);
+                r -> node.equals(r.key()), 1, Duration.ofSeconds(30));
+        assertEquals(true, reason(dead.get(0)).contains("series[0] has 2 timestamps and 1 values"), reason(dead.get(0)));
         String q = "/api/v1/jobs/" + job + "/metrics?metric=gpu_util&from=" + T0 + "&to=" + T0.plus(Duration.ofMinutes(5));
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> Fixtures.points(given().auth().oauth2(Tokens.alice()).get(q).then()
                 .extract().jsonPath(), 0) == 6);
