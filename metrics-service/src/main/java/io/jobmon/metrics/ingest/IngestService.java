@@ -4,7 +4,7 @@ import io.jobmon.contracts.events.MetricSamples;
 import io.jobmon.contracts.messaging.OffsetRepository;
 import io.jobmon.metrics.store.HeadRepository;
 import io.jobmon.metrics.store.Resolution;
-import io.jobmon.metrics.store.SeriesLabels;
+import io.jobmon.metrics.store.SeriesKey;
 import io.jobmon.metrics.store.SeriesRepository;
 import io.jobmon.metrics.store.codec.Points;
 import io.smallrye.mutiny.Uni;
@@ -52,13 +52,13 @@ public class IngestService {
         for (SampleBatch r : records) {
             total += r.series().size();
         }
-        String[] keys = new String[total];
+        SeriesKey[] keys = new SeriesKey[total];
         String[] nodes = new String[total];
         MetricSamples.Series[] all = new MetricSamples.Series[total];
         int i = 0;
         for (SampleBatch r : records) {
             for (MetricSamples.Series s : r.series()) {
-                keys[i] = SeriesLabels.key(r.node(), s.name(), s.labels());
+                keys[i] = SeriesKey.of(r.node(), s.name(), s.labels());
                 nodes[i] = r.node();
                 all[i++] = s;
             }

@@ -4,8 +4,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * How a sample's labels identify its series: the node it came from, the metric name and the labels sorted by
- * name ({@code node|name{a="1",b="2"}}), and the labels jobmon reads for attribution and grouping.
+ * The labels jobmon reads for attribution and grouping, and their order (a series' identity: {@link SeriesKey}).
  */
 public final class SeriesLabels {
 
@@ -19,28 +18,6 @@ public final class SeriesLabels {
     public static final String POOL = "pool";
 
     private SeriesLabels() {
-    }
-
-    public static String key(String node, String name, Map<String, String> labels) {
-        StringBuilder b = new StringBuilder(64 + (labels == null ? 0 : labels.size() * 32));
-        b.append(node).append('|').append(name).append('{');
-        if (labels != null && !labels.isEmpty()) {
-            // jobmon's producers write labels sorted by name: then no sorting here
-            Map<String, String> sorted = labels instanceof TreeMap<String, String> || isSorted(labels) ? labels
-                    : new TreeMap<>(labels);
-            boolean first = true;
-            for (Map.Entry<String, String> e : sorted.entrySet()) {
-                if (e.getValue() == null || e.getValue().isEmpty()) {
-                    continue; // an empty label is no label (Prometheus semantics)
-                }
-                if (!first) {
-                    b.append(',');
-                }
-                first = false;
-                b.append(e.getKey()).append("=\"").append(e.getValue()).append('"');
-            }
-        }
-        return b.append('}').toString();
     }
 
     /** Whether the map iterates its names in ascending order. */

@@ -20,9 +20,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Series identities: node + metric name + sorted labels → id, created once ({@code ON CONFLICT DO NOTHING}, so
- * replicas racing on a new series agree) and kept in memory by the consumer. The table finds a series by the MD5
- * digest of its key ({@code key_hash}, as PostgreSQL's {@code md5()} computes it), not by the key's text.
+ * Series identities: node + metric name + sorted labels ({@link SeriesKey}) → id, created once
+ * ({@code ON CONFLICT DO NOTHING}, so replicas racing on a new series agree) and kept in memory by the consumer. The
+ * table finds a series by the MD5 digest of its key's text ({@code key_hash}, as PostgreSQL's {@code md5()} computes
+ * it); the text is built only for a series not in memory.
  */
 @ApplicationScoped
 public class SeriesRepository {
@@ -35,7 +36,7 @@ public class SeriesRepository {
     private static final String SELECT = "SELECT id, key_hash FROM series WHERE key_hash = ANY($1::bytea[])";
 
     private final Pool pool;
-    private final Map<String, Long> cache = new ConcurrentHashMap<>();
+    private final Map<SeriesKey, Long> cache = new ConcurrentHashMap<>();
     private final int capacity;
 
     public SeriesRepository(Pool pool, MetricsConfig config) {
@@ -44,18 +45,18 @@ public class SeriesRepository {
     }
 
     /** A series not yet known, as the first sample that named it describes it. */
-    private record NewSeries(String key, String node, MetricSamples.Series series) {
+    private record NewSeries(SeriesKey key, String node, MetricSamples.Series series) {
     }
 
     /**
      * The ids of these series, in the order of {@code keys}.
      *
-     * @param keys the key of each series ({@link SeriesLabels#key})
+     * @param keys the identity of each series
      * @param nodes the node of each series
      */
-    public Uni<long[]> resolve(String[] keys, String[] nodes, MetricSamples.Series[] series) {
+    public Uni<long[]> resolve(SeriesKey[] keys, String[] nodes, MetricSamples.Series[] series) {
         long[] ids = new long[keys.length];
-        Map<String, NewSeries> missing = new LinkedHashMap<>();
+        Map<SeriesKey, NewSeries> missing = new LinkedHashMap<>();
         for (int i = 0; i < keys.length; i++) {
             Long id = cache.get(keys[i]);
             if (id != null) {
@@ -82,7 +83,7 @@ public class SeriesRepository {
         });
     }
 
-    private Uni<Map<String, Long>> create(List<NewSeries> list) {
+    private Uni<Map<SeriesKey, Long>> create(List<NewSeries> list) {
         int n = list.size();
         String[] k = new String[n], m = new String[n], nd = new String[n], l = new String[n], g = new String[n],
                 p = new String[n], ns = new String[n], ct = new String[n], cl = new String[n], po = new String[n];
@@ -91,7 +92,7 @@ public class SeriesRepository {
         for (int i = 0; i < n; i++) {
             NewSeries s = list.get(i);
             Map<String, String> labels = s.series().labels() == null ? Map.of() : s.series().labels();
-            k[i] = s.key();
+            k[i] = s.key().text();
             m[i] = s.series().name();
             nd[i] = s.node();
             l[i] = CloudEvents.toJson(labels);
@@ -105,11 +106,11 @@ public class SeriesRepository {
             f[i] = s.series().timestampsMs().length == 0 ? 0 : s.series().timestampsMs()[0];
         }
         Buffer[] hashes = new Buffer[n];
-        Map<String, String> byHash = new HashMap<>();
+        Map<String, SeriesKey> byHash = new HashMap<>();
         for (int i = 0; i < n; i++) {
             byte[] d = digest(k[i]);
             hashes[i] = Buffer.buffer(d);
-            byHash.put(HexFormat.of().formatHex(d), k[i]);
+            byHash.put(HexFormat.of().formatHex(d), list.get(i).key());
         }
         Tuple args = Tuple.tuple().addValue(hashes).addArrayOfString(m).addArrayOfString(nd).addArrayOfString(l)
                 .addArrayOfBoolean(c).addArrayOfString(g).addArrayOfString(p).addArrayOfString(ns)
@@ -120,9 +121,9 @@ public class SeriesRepository {
                     if (cache.size() + rows.size() > capacity) {
                         cache.clear();
                     }
-                    Map<String, Long> found = new HashMap<>();
+                    Map<SeriesKey, Long> found = new HashMap<>();
                     for (Row r : rows) {
-                        String key = byHash.get(HexFormat.of().formatHex(r.getBuffer("key_hash").getBytes()));
+                        SeriesKey key = byHash.get(HexFormat.of().formatHex(r.getBuffer("key_hash").getBytes()));
                         if (key != null) {
                             found.put(key, r.getLong("id"));
                             cache.put(key, r.getLong("id"));
