@@ -1,16 +1,18 @@
 package io.jobmon.metrics.remotewrite;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.WireFormat;
 import io.jobmon.contracts.events.MetricSamples;
+import io.jobmon.contracts.events.MetricSamplesBinary;
 import io.jobmon.contracts.problem.ApiException;
-import io.jobmon.metrics.remotewrite.prompb.Remote;
-import io.jobmon.metrics.remotewrite.prompb.Types;
-import io.jobmon.metrics.store.SeriesLabels;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.xerial.snappy.Snappy;
@@ -19,6 +21,11 @@ import org.xerial.snappy.Snappy;
  * A Prometheus remote-write 1.0 body (snappy block format around a {@code prometheus.WriteRequest}, prompb of
  * prometheus/prometheus) as series per node. The node is the first of {@code nodeLabels} a series carries
  * ({@code instance} loses its port). NaN samples (staleness markers) and native histograms are skipped.
+ * <p>
+ * The message is read field by field (the generated {@code prompb} classes describe it; parsing into them made an
+ * object per label and sample): a string that comes again in the request (label names, a GPU's labels on each of its
+ * metrics) is decoded once, and a series' labels are one array ({@link MetricSamplesBinary.Labels}) that the record
+ * written to Kafka takes as it is.
  */
 public final class RemoteWriteDecoder {
 
@@ -26,7 +33,21 @@ public final class RemoteWriteDecoder {
     public record Decoded(Map<String, List<MetricSamples.Series>> byNode, int samples, int skipped) {
     }
 
+    // the tags of the prompb fields read (types.proto, remote.proto): field number and wire type
+    private static final int TIMESERIES_TAG = tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    private static final int LABELS_TAG = tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    private static final int SAMPLES_TAG = tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    private static final int HISTOGRAMS_TAG = tag(4, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    private static final int LABEL_NAME_TAG = tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    private static final int LABEL_VALUE_TAG = tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    private static final int SAMPLE_VALUE_TAG = tag(1, WireFormat.WIRETYPE_FIXED64);
+    private static final int SAMPLE_TIMESTAMP_TAG = tag(2, WireFormat.WIRETYPE_VARINT);
+
     private RemoteWriteDecoder() {
+    }
+
+    private static int tag(int field, int wireType) {
+        return field << 3 | wireType;
     }
 
     public static Decoded decode(byte[] body, List<String> nodeLabels) {
@@ -39,63 +60,249 @@ public final class RemoteWriteDecoder {
         } catch (IOException e) {
             throw ApiException.invalid("body", "metrics.not-snappy");
         }
-        Remote.WriteRequest request;
         try {
-            request = Remote.WriteRequest.parseFrom(raw);
-        } catch (InvalidProtocolBufferException e) {
+            return new Reader(raw, nodeLabels).request();
+        } catch (IOException e) {
             throw ApiException.invalid("body", "metrics.not-write-request", e.getMessage());
         }
-        Map<String, List<MetricSamples.Series>> byNode = new HashMap<>();
-        int count = 0;
-        int skipped = 0;
-        for (Types.TimeSeries ts : request.getTimeseriesList()) {
-            String name = null;
-            Map<String, String> labels = new LinkedHashMap<>(ts.getLabelsCount() * 2);
-            for (Types.Label l : ts.getLabelsList()) {
-                if (l.getName().equals("__name__")) {
-                    name = l.getValue();
-                } else if (!l.getValue().isEmpty()) {
-                    labels.put(l.getName(), l.getValue());
-                }
-            }
-            skipped += ts.getHistogramsCount();
-            if (name == null || name.isEmpty()) {
-                skipped += ts.getSamplesCount();
-                continue;
-            }
-            int n = ts.getSamplesCount();
-            long[] t = new long[n];
-            double[] v = new double[n];
-            int m = 0;
-            for (int i = 0; i < n; i++) {
-                Types.Sample s = ts.getSamples(i);
-                if (Double.isNaN(s.getValue())) {
-                    skipped++;
-                    continue;
-                }
-                t[m] = s.getTimestamp();
-                v[m++] = s.getValue();
-            }
-            if (m == 0) {
-                continue;
-            }
-            // remote-write senders sort labels by name (the spec asks them to); sorted() only copies when not
-            byNode.computeIfAbsent(node(labels, nodeLabels), k -> new ArrayList<>()).add(new MetricSamples.Series(name,
-                    SeriesLabels.sorted(labels), m == n ? t : Arrays.copyOf(t, m), m == n ? v : Arrays.copyOf(v, m)));
-            count += m;
-        }
-        return new Decoded(byNode, count, skipped);
     }
 
-    static String node(Map<String, String> labels, List<String> nodeLabels) {
-        for (String l : nodeLabels) {
-            String v = labels.get(l);
-            if (v != null && !v.isEmpty()) {
-                if (l.equals("instance")) {
-                    int colon = v.lastIndexOf(':');
-                    return colon > 0 && v.indexOf(']') < colon ? v.substring(0, colon) : v;
+    /** One request's reading state. */
+    private static final class Reader {
+        final byte[] raw;
+        final CodedInputStream in;
+        final List<String> nodeLabels;
+        final Strings strings;
+        final Map<String, List<MetricSamples.Series>> byNode = new HashMap<>();
+        int count;
+        int skipped;
+        // one series' labels and points, reused
+        String[] pairs = new String[32];
+        long[] t = new long[16];
+        double[] v = new double[16];
+
+        Reader(byte[] raw, List<String> nodeLabels) {
+            this.raw = raw;
+            this.in = CodedInputStream.newInstance(raw);
+            this.nodeLabels = nodeLabels;
+            this.strings = new Strings(raw);
+        }
+
+        Decoded request() throws IOException {
+            for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+                if (tag == TIMESERIES_TAG) {
+                    int limit = in.pushLimit(in.readRawVarint32());
+                    series();
+                    in.popLimit(limit);
+                } else {
+                    in.skipField(tag);
                 }
-                return v;
+            }
+            return new Decoded(byNode, count, skipped);
+        }
+
+        private void series() throws IOException {
+            String name = null;
+            int labels = 0; // strings in pairs
+            int n = 0;
+            for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+                if (tag == LABELS_TAG) {
+                    int limit = in.pushLimit(in.readRawVarint32());
+                    String ln = "";
+                    String lv = "";
+                    for (int lt = in.readTag(); lt != 0; lt = in.readTag()) {
+                        if (lt == LABEL_NAME_TAG) {
+                            ln = string();
+                        } else if (lt == LABEL_VALUE_TAG) {
+                            lv = string();
+                        } else {
+                            in.skipField(lt);
+                        }
+                    }
+                    in.popLimit(limit);
+                    if (ln.equals("__name__")) {
+                        name = lv;
+                    } else if (!lv.isEmpty()) {
+                        if (labels + 2 > pairs.length) {
+                            pairs = Arrays.copyOf(pairs, pairs.length * 2);
+                        }
+                        pairs[labels++] = ln;
+                        pairs[labels++] = lv;
+                    }
+                } else if (tag == SAMPLES_TAG) {
+                    int limit = in.pushLimit(in.readRawVarint32());
+                    double value = 0;
+                    long time = 0;
+                    for (int st = in.readTag(); st != 0; st = in.readTag()) {
+                        if (st == SAMPLE_VALUE_TAG) {
+                            value = in.readDouble();
+                        } else if (st == SAMPLE_TIMESTAMP_TAG) {
+                            time = in.readInt64();
+                        } else {
+                            in.skipField(st);
+                        }
+                    }
+                    in.popLimit(limit);
+                    if (Double.isNaN(value)) {
+                        skipped++; // a staleness marker
+                        continue;
+                    }
+                    if (n == t.length) {
+                        t = Arrays.copyOf(t, n * 2);
+                        v = Arrays.copyOf(v, n * 2);
+                    }
+                    t[n] = time;
+                    v[n++] = value;
+                } else {
+                    if (tag == HISTOGRAMS_TAG) {
+                        skipped++;
+                    }
+                    in.skipField(tag);
+                }
+            }
+            if (name == null || name.isEmpty()) {
+                skipped += n; // with the NaN ones, every sample of the series
+                return;
+            }
+            if (n == 0) {
+                return;
+            }
+            // remote-write senders sort labels by name (the spec asks them to): sorted here only when not
+            String[] own = sortedByName(Arrays.copyOf(pairs, labels));
+            byNode.computeIfAbsent(node(own, nodeLabels), k -> new ArrayList<>()).add(new MetricSamples.Series(name,
+                    MetricSamplesBinary.Labels.ofPairs(own), Arrays.copyOf(t, n), Arrays.copyOf(v, n)));
+            count += n;
+        }
+
+        private String string() throws IOException {
+            int len = in.readRawVarint32();
+            int at = in.getTotalBytesRead();
+            if (len < 0 || len > raw.length - at) {
+                throw new InvalidProtocolBufferException("a string runs past the end of the message");
+            }
+            String s = strings.get(at, len);
+            in.skipRawBytes(len);
+            return s;
+        }
+    }
+
+    /**
+     * The name/value pairs by name, a name given twice keeping its last value (as a map would); the same array when
+     * it is sorted already, as senders write it.
+     */
+    static String[] sortedByName(String[] pairs) {
+        boolean sorted = true;
+        for (int i = 2; i < pairs.length && sorted; i += 2) {
+            sorted = pairs[i - 2].compareTo(pairs[i]) < 0;
+        }
+        if (sorted) {
+            return pairs;
+        }
+        java.util.TreeMap<String, String> byName = new java.util.TreeMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            byName.put(pairs[i], pairs[i + 1]);
+        }
+        String[] out = new String[2 * byName.size()];
+        int k = 0;
+        for (Map.Entry<String, String> e : byName.entrySet()) {
+            out[k++] = e.getKey();
+            out[k++] = e.getValue();
+        }
+        return out;
+    }
+
+    /**
+     * The strings of one request, each decoded once: found again by their bytes (hash, then compared), so a label
+     * that every series of a GPU carries is one String. Invalid UTF-8 is refused, as protobuf does for
+     * {@code string} fields.
+     */
+    static final class Strings {
+        private final byte[] raw;
+        private String[] values = new String[1024];
+        private int[] offsets = new int[1024];
+        private int[] lengths = new int[1024];
+        private int[] hashes = new int[1024];
+        private int size;
+
+        Strings(byte[] raw) {
+            this.raw = raw;
+        }
+
+        String get(int at, int len) throws InvalidProtocolBufferException {
+            int h = len;
+            for (int i = at, end = at + len; i < end; i++) {
+                h = 31 * h + raw[i];
+            }
+            int mask = values.length - 1;
+            for (int slot = h & mask;; slot = (slot + 1) & mask) {
+                String s = values[slot];
+                if (s == null) {
+                    String fresh = decode(at, len);
+                    values[slot] = fresh;
+                    offsets[slot] = at;
+                    lengths[slot] = len;
+                    hashes[slot] = h;
+                    if (++size * 2 > values.length) {
+                        grow();
+                    }
+                    return fresh;
+                }
+                int o = offsets[slot];
+                if (hashes[slot] == h && lengths[slot] == len && Arrays.equals(raw, o, o + len, raw, at, at + len)) {
+                    return s;
+                }
+            }
+        }
+
+        private String decode(int at, int len) throws InvalidProtocolBufferException {
+            for (int i = at, end = at + len; i < end; i++) {
+                if (raw[i] < 0) {
+                    try {
+                        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(raw, at, len)).toString();
+                    } catch (CharacterCodingException e) {
+                        throw new InvalidProtocolBufferException("a string field is not UTF-8");
+                    }
+                }
+            }
+            return new String(raw, at, len, StandardCharsets.ISO_8859_1);
+        }
+
+        private void grow() {
+            String[] ov = values;
+            int[] oo = offsets;
+            int[] oh = hashes;
+            int[] ol = lengths;
+            int cap = ov.length * 2;
+            values = new String[cap];
+            offsets = new int[cap];
+            hashes = new int[cap];
+            lengths = new int[cap];
+            for (int i = 0; i < ov.length; i++) {
+                if (ov[i] != null) {
+                    int slot = oh[i] & (cap - 1);
+                    while (values[slot] != null) {
+                        slot = (slot + 1) & (cap - 1);
+                    }
+                    values[slot] = ov[i];
+                    offsets[slot] = oo[i];
+                    hashes[slot] = oh[i];
+                    lengths[slot] = ol[i];
+                }
+            }
+        }
+    }
+
+    static String node(String[] pairs, List<String> nodeLabels) {
+        for (String l : nodeLabels) {
+            for (int i = 0; i < pairs.length; i += 2) {
+                if (pairs[i].equals(l)) {
+                    String v = pairs[i + 1];
+                    if (l.equals("instance")) {
+                        int colon = v.lastIndexOf(':');
+                        return colon > 0 && v.indexOf(']') < colon ? v.substring(0, colon) : v;
+                    }
+                    return v;
+                }
             }
         }
         return "unknown";

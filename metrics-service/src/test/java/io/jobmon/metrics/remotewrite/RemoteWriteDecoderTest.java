@@ -2,6 +2,7 @@ package io.jobmon.metrics.remotewrite;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.jobmon.contracts.events.MetricSamples;
@@ -33,6 +34,48 @@ class RemoteWriteDecoderTest {
         assertArrayEquals(new double[] {50, 51, 52}, util.values());
         assertEquals(List.of("Hostname", "gpu", "instance"), List.copyOf(util.labels().keySet()), "labels sorted by name");
         assertEquals(1, d.byNode().get("gpu-2").get(0).size(), "instance without its port");
+    }
+
+    @Test
+    void labelsSentOutOfOrderOrTwiceAreSortedWithTheLastValueAndNamelessSeriesAreSkipped() throws Exception {
+        long t = 1_700_000_000_000L;
+        Types.TimeSeries unsorted = Types.TimeSeries.newBuilder()
+                .addLabels(Types.Label.newBuilder().setName("gpu").setValue("1"))
+                .addLabels(Types.Label.newBuilder().setName("__name__").setValue("DCGM_FI_DEV_GPU_TEMP"))
+                .addLabels(Types.Label.newBuilder().setName("Hostname").setValue("gpu-1"))
+                .addLabels(Types.Label.newBuilder().setName("gpu").setValue("2"))
+                .addLabels(Types.Label.newBuilder().setName("pod").setValue(""))
+                .addSamples(Types.Sample.newBuilder().setTimestamp(t).setValue(41)).build();
+        Types.TimeSeries nameless = Types.TimeSeries.newBuilder()
+                .addLabels(Types.Label.newBuilder().setName("Hostname").setValue("gpu-1"))
+                .addSamples(Types.Sample.newBuilder().setTimestamp(t).setValue(1))
+                .addSamples(Types.Sample.newBuilder().setTimestamp(t + 1).setValue(Double.NaN)).build();
+        Types.TimeSeries other = RemoteWriteBodies.series("DCGM_FI_DEV_GPU_UTIL", Map.of("Hostname", "gpu-1", "gpu", "2"),
+                t, 1, 15_000, i -> 7);
+        RemoteWriteDecoder.Decoded d = RemoteWriteDecoder.decode(RemoteWriteBodies.body(List.of(unsorted, nameless, other)),
+                NODE_LABELS);
+        assertEquals(2, d.samples());
+        assertEquals(2, d.skipped(), "both samples of the series without a name");
+        MetricSamples.Series temp = d.byNode().get("gpu-1").get(0);
+        assertEquals(List.of("Hostname", "gpu"), List.copyOf(temp.labels().keySet()));
+        assertEquals("2", temp.labels().get("gpu"));
+        assertArrayEquals(new double[] {41}, temp.values());
+        // a string that comes again in the request is one String
+        MetricSamples.Series util = d.byNode().get("gpu-1").get(1);
+        assertSame(temp.labels().get("Hostname"), util.labels().get("Hostname"));
+        // invalid UTF-8 in a string field is not a WriteRequest
+        byte[] label = Types.Label.newBuilder().setName("a").setValue("b").build().toByteArray();
+        label[label.length - 1] = (byte) 0xff;
+        byte[] series = Types.TimeSeries.newBuilder().build().toByteArray();
+        java.io.ByteArrayOutputStream w = new java.io.ByteArrayOutputStream();
+        w.write(0x0a); // WriteRequest.timeseries
+        w.write(label.length + 2);
+        w.write(0x0a); // TimeSeries.labels
+        w.write(label.length);
+        w.write(label);
+        w.write(series);
+        var e = assertThrows(ApiException.class, () -> RemoteWriteDecoder.decode(Snappy.compress(w.toByteArray()), NODE_LABELS));
+        assertEquals(400, e.status());
     }
 
     @Test
