@@ -149,7 +149,7 @@ public final class MetricSamplesBinary {
         int count = r.count("strings", 1);
         String[] strings = new String[count];
         for (int i = 0; i < count; i++) {
-            int len = r.count("bytes of string " + i, 1);
+            int len = r.count("string bytes", 1);
             strings[i] = new String(value, r.pos, len, StandardCharsets.UTF_8);
             r.pos += len;
         }
@@ -158,11 +158,12 @@ public final class MetricSamplesBinary {
         int seriesCount = r.count("series", 3);
         List<MetricSamples.Series> series = new ArrayList<>(seriesCount);
         for (int i = 0; i < seriesCount; i++) {
-            String name = r.string(strings, r.varint("name"), "series[" + i + "] name");
-            int labelCount = r.count("labels of series[" + i + "]", 2);
+            r.series = i;
+            String name = r.string(strings, r.varint("name"), "name");
+            int labelCount = r.count("labels", 2);
             String[] pairs = labelCount == 0 ? NO_PAIRS : new String[2 * labelCount];
             for (int j = 0; j < pairs.length; j++) {
-                pairs[j] = r.string(strings, r.varint("label"), "series[" + i + "] label " + (j % 2 == 0 ? "name" : "value"));
+                pairs[j] = r.string(strings, r.varint("label"), "label");
             }
             Labels labels = new Labels(pairs);
             if (!labels.sorted) {
@@ -175,7 +176,7 @@ public final class MetricSamplesBinary {
                     }
                 }
             }
-            int n = r.count("points of series[" + i + "]", 9);
+            int n = r.count("points", 9);
             long[] t = new long[n];
             double[] v = new double[n];
             long time = 0;
@@ -183,7 +184,7 @@ public final class MetricSamplesBinary {
                 time += r.zigzag();
                 t[j] = time;
             }
-            r.need(8L * n, "values of series[" + i + "]");
+            r.need(8L * n, "values");
             for (int j = 0; j < n; j++) {
                 v[j] = Double.longBitsToDouble(r.fixed64());
             }
@@ -284,10 +285,15 @@ public final class MetricSamplesBinary {
         }
     }
 
-    /** Reads varints and fixed fields, failing with the record's fault, never an index exception. */
+    /**
+     * Reads varints and fixed fields, failing with the record's fault, never an index exception. What is read is
+     * named by a constant and the series being read ({@link #series}): a message is built only for a broken record.
+     */
     private static final class Reader {
         final byte[] b;
         int pos;
+        /** The series being read, -1 before the first. */
+        int series = -1;
 
         Reader(byte[] b, int pos) {
             this.b = b;
@@ -296,7 +302,7 @@ public final class MetricSamplesBinary {
 
         void need(long bytes, String what) {
             if (bytes > b.length - pos) {
-                throw new InvalidRecordException("binary metric-samples record truncated: " + what + " need "
+                throw new InvalidRecordException("binary metric-samples record truncated: " + what + where() + " need "
                         + bytes + " bytes at byte " + pos + ", " + (b.length - pos) + " left");
             }
         }
@@ -305,8 +311,8 @@ public final class MetricSamplesBinary {
             long v = 0;
             for (int shift = 0; shift < 64; shift += 7) {
                 if (pos >= b.length) {
-                    throw new InvalidRecordException("binary metric-samples record truncated in " + what + " at byte "
-                            + pos);
+                    throw new InvalidRecordException("binary metric-samples record truncated in " + what + where()
+                            + " at byte " + pos);
                 }
                 byte x = b[pos++];
                 v |= (long) (x & 0x7f) << shift;
@@ -315,13 +321,13 @@ public final class MetricSamplesBinary {
                 }
             }
             throw new InvalidRecordException("binary metric-samples record has a varint over 10 bytes in " + what
-                    + " at byte " + pos);
+                    + where() + " at byte " + pos);
         }
 
         int varint(String what) {
             long v = varlong(what);
             if (v < 0 || v > Integer.MAX_VALUE) {
-                throw new InvalidRecordException("binary metric-samples record has " + what + " " + v
+                throw new InvalidRecordException("binary metric-samples record has " + what + where() + " " + v
                         + " out of range at byte " + pos);
             }
             return (int) v;
@@ -330,8 +336,14 @@ public final class MetricSamplesBinary {
         /** A count of items each at least {@code minBytes} long: never more than the bytes left can hold. */
         int count(String what, int minBytes) {
             int n = varint(what);
-            need((long) n * minBytes, n + " " + what);
+            if ((long) n * minBytes > b.length - pos) {
+                need((long) n * minBytes, n + " " + what);
+            }
             return n;
+        }
+
+        String where() {
+            return series < 0 ? "" : " of series[" + series + "]";
         }
 
         long zigzag() {
@@ -349,8 +361,8 @@ public final class MetricSamplesBinary {
 
         String string(String[] strings, int i, String what) {
             if (i >= strings.length) {
-                throw new InvalidRecordException("binary metric-samples record: " + what + " names string " + i
-                        + " of " + strings.length);
+                throw new InvalidRecordException("binary metric-samples record: " + what + where() + " names string "
+                        + i + " of " + strings.length);
             }
             return strings[i];
         }
