@@ -119,6 +119,18 @@ public final class ChunkCodec {
 
     /** Every line of the chunk. */
     public static ChunkData decode(byte[] body) {
+        return decode(body, false);
+    }
+
+    /**
+     * Every line's text, without the other columns ({@link ChunkData#times}, {@code offsets}, {@code subs} and
+     * {@code flags} are null): what a count inside the chunk's time bounds needs.
+     */
+    public static ChunkData decodeTexts(byte[] body) {
+        return decode(body, true);
+    }
+
+    private static ChunkData decode(byte[] body, boolean textsOnly) {
         long size = Zstd.getFrameContentSize(body);
         if (size < 0 || size > Integer.MAX_VALUE) {
             throw new IllegalStateException("not a chunk body: zstd frame without its size");
@@ -127,7 +139,7 @@ public final class ChunkCodec {
         int[] pos = {0};
         int version = (int) Bytes.varint(b, pos);
         if (version == 1) {
-            return ChunkCodecV1.decode(b, pos);
+            return ChunkCodecV1.decode(b, pos); // all columns: format 1 has them before the texts
         }
         if (version != VERSION) {
             throw new IllegalStateException("chunk format " + version + " is not known");
@@ -140,7 +152,7 @@ public final class ChunkCodec {
             segments.add(new Segments.At(b, pos[0]));
             pos[0] += length;
         }
-        return Segments.assemble(n, n, segments);
+        return Segments.assemble(n, n, segments, textsOnly);
     }
 
     /**

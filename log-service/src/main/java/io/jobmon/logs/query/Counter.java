@@ -3,7 +3,9 @@ package io.jobmon.logs.query;
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkData;
 import io.jobmon.logs.chunk.ChunkRef;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +23,8 @@ public final class Counter {
     }
 
     private static final int GROUP = 16;
+    /** Groups fetched ahead of the one searched. */
+    private static final int FETCHES = 3;
 
     private final ChunkQueries queries;
     private final ExecutorService pool;
@@ -47,18 +51,28 @@ public final class Counter {
                     groups.add(group);
                 }
             }
-            // the next group's bodies are on their way while this group is decoded and searched
-            CompletableFuture<Map<ChunkRef, byte[]>> next = groups.isEmpty() ? null : fetch(groups.get(0));
+            // the next groups' bodies are on their way (each fetch on its own connection, so PostgreSQL reads them side
+            // by side) while this group is decoded and searched
+            Deque<CompletableFuture<Map<ChunkRef, byte[]>>> fetching = new ArrayDeque<>();
+            int fetched = 0;
+            while (fetched < Math.min(groups.size(), FETCHES)) {
+                fetching.add(fetch(groups.get(fetched++)));
+            }
             for (int g = 0; g < groups.size(); g++) {
-                Map<ChunkRef, byte[]> bodies = join(next);
-                next = g + 1 < groups.size() ? fetch(groups.get(g + 1)) : null;
+                Map<ChunkRef, byte[]> bodies = join(fetching.poll());
+                if (fetched < groups.size()) {
+                    fetching.add(fetch(groups.get(fetched++)));
+                }
                 List<CompletableFuture<Long>> counts = new ArrayList<>();
                 for (ChunkMeta m : groups.get(g)) {
                     byte[] body = bodies.get(m.ref());
                     if (body == null) {
                         throw new LogReader.Moved();
                     }
-                    counts.add(CompletableFuture.supplyAsync(() -> countIn(ChunkCodec.decode(body), from, to, matcher), pool));
+                    // a chunk inside the range needs only its texts searched; one the range cuts, its times too
+                    boolean inside = m.minTime() >= from && m.maxTime() < to;
+                    counts.add(CompletableFuture.supplyAsync(() -> countIn(inside ? ChunkCodec.decodeTexts(body)
+                            : ChunkCodec.decode(body), from, to, matcher), pool));
                 }
                 read += groups.get(g).size();
                 for (CompletableFuture<Long> c : counts) {
@@ -78,11 +92,12 @@ public final class Counter {
         return queries.bodiesAsync(group.stream().map(ChunkMeta::ref).toList());
     }
 
+    /** The matching lines of a chunk in {@code [from, to)}; all of them are when it has no times (texts only). */
     private static long countIn(ChunkData d, long from, long to, LineMatcher matcher) {
         boolean[] match = matcher == null ? null : matcher.matches(d);
         long n = 0;
         for (int i = 0; i < d.size; i++) {
-            if (d.times[i] >= from && d.times[i] < to && (match == null || match[i])) {
+            if ((d.times == null || d.times[i] >= from && d.times[i] < to) && (match == null || match[i])) {
                 n++;
             }
         }

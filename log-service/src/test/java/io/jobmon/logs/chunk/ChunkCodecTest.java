@@ -72,6 +72,16 @@ class ChunkCodecTest {
         }
         assertEquals(region.toString(), new String(d.text, d.textFrom, d.textTo - d.textFrom, StandardCharsets.UTF_8),
                 "one text region, oldest line first, for a search to scan");
+
+        // a count reads only the texts: the same lines, the other columns skipped
+        ChunkData texts = ChunkCodec.decodeTexts(ChunkCodec.encode(in, 3, 1 << 17).body());
+        assertEquals(in.size(), texts.size);
+        assertEquals(null, texts.times);
+        for (int i = 0; i < in.size(); i++) {
+            assertEquals(in.get(i).text(), texts.line(i));
+        }
+        assertEquals(region.toString(), new String(texts.text, texts.textFrom, texts.textTo - texts.textFrom,
+                StandardCharsets.UTF_8));
     }
 
     @Test
