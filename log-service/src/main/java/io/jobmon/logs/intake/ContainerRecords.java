@@ -98,8 +98,8 @@ final class ContainerRecords {
                     if (t != JsonToken.START_OBJECT) {
                         return false;
                     }
-                    int start = off + (int) p.currentTokenLocation().getByteOffset();
-                    Metadata known = known(start);
+                    int start = at(p, off, '{');
+                    Metadata known = start < 0 ? null : known(start);
                     if (known == null) {
                         if (!kubernetes(p)) {
                             return false;
@@ -290,8 +290,8 @@ final class ContainerRecords {
             case VALUE_STRING -> {
                 timeSet[i] = true;
                 timeIsNumber[i] = false;
-                int from = off + (int) p.currentTokenLocation().getByteOffset() + 1;
-                int to = Utf8.plainJsonString(buf, from, end, false);
+                int from = at(p, off, '"') + 1;
+                int to = from == 0 ? -1 : Utf8.plainJsonString(buf, from, end, false);
                 timeText[i] = to < 0 ? p.getText() : null;
                 timeFrom[i] = from;
                 timeTo[i] = to;
@@ -316,8 +316,8 @@ final class ContainerRecords {
             return false;
         }
         lineSet[i] = true;
-        int from = off + (int) p.currentTokenLocation().getByteOffset() + 1;
-        int to = Utf8.plainJsonString(buf, from, end, true);
+        int from = at(p, off, '"') + 1;
+        int to = from == 0 ? -1 : Utf8.plainJsonString(buf, from, end, true);
         if (to >= 0) {
             lineText[i] = null;
             lineFrom[i] = from;
@@ -326,6 +326,16 @@ final class ContainerRecords {
             lineText[i] = RecordParser.chomp(p.getText());
         }
         return true;
+    }
+
+    /**
+     * Where the current token starts in {@link #buf} (its {@code first} byte), or -1 when that is not known: a record
+     * Jackson reads as UTF-16 or UTF-32 has no byte positions (never a shipper's, but the fast path must not guess).
+     */
+    private int at(JsonParser p, int off, char first) {
+        long at = p.currentTokenLocation().getByteOffset();
+        int i = off + (int) at;
+        return at >= 0 && i < end && buf[i] == first ? i : -1;
     }
 
     private ShipperLine line(long kafkaTime) {

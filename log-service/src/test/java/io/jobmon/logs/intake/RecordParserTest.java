@@ -228,6 +228,11 @@ class RecordParserTest {
             assertEquals(parser.parseFullTree(record, 99), p, name);
             assertTrue(p.lines().get(0).bytes(), name + " takes the fast path");
         }
+        // a record in UTF-16 has no byte positions: read all the same, its text decoded
+        String cri = Shippers.record("fluent-bit-cri");
+        for (int i = 0; i < 2; i++) {
+            assertEquals(parser.parseFullTree(cri, 99), parser.parse(cri.getBytes(java.nio.charset.StandardCharsets.UTF_16BE), 99));
+        }
         String escaped = "{\"log\":\"a \\\"quoted\\\" word\",\"kubernetes\":{\"pod_name\":\"p\"}}";
         ShipperLine l = parse(escaped).get(0);
         assertEquals("a \"quoted\" word", l.text());
