@@ -3,9 +3,7 @@ package io.jobmon.logs.query;
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkData;
 import io.jobmon.logs.chunk.ChunkRef;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -23,8 +21,6 @@ public final class Counter {
     }
 
     private static final int GROUP = 16;
-    /** Groups fetched ahead of the one searched. */
-    private static final int FETCHES = 3;
 
     private final ChunkQueries queries;
     private final ExecutorService pool;
@@ -51,18 +47,11 @@ public final class Counter {
                     groups.add(group);
                 }
             }
-            // the next groups' bodies are on their way (each fetch on its own connection, so PostgreSQL reads them side
-            // by side) while this group is decoded and searched
-            Deque<CompletableFuture<Map<ChunkRef, byte[]>>> fetching = new ArrayDeque<>();
-            int fetched = 0;
-            while (fetched < Math.min(groups.size(), FETCHES)) {
-                fetching.add(fetch(groups.get(fetched++)));
-            }
+            // the next group's bodies are on their way while this group is decoded and searched
+            CompletableFuture<Map<ChunkRef, byte[]>> next = groups.isEmpty() ? null : fetch(groups.get(0));
             for (int g = 0; g < groups.size(); g++) {
-                Map<ChunkRef, byte[]> bodies = join(fetching.poll());
-                if (fetched < groups.size()) {
-                    fetching.add(fetch(groups.get(fetched++)));
-                }
+                Map<ChunkRef, byte[]> bodies = join(next);
+                next = g + 1 < groups.size() ? fetch(groups.get(g + 1)) : null;
                 List<CompletableFuture<Long>> counts = new ArrayList<>();
                 for (ChunkMeta m : groups.get(g)) {
                     byte[] body = bodies.get(m.ref());
