@@ -2,6 +2,7 @@ package io.jobmon.contracts.messaging;
 
 import io.jobmon.contracts.events.InvalidRecordException;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.IncomingKafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -25,22 +26,23 @@ public final class BatchSplit<T> {
 
     /** Decodes one record; {@code null} when it holds nothing to apply; {@link InvalidRecordException} to the DLQ. */
     @FunctionalInterface
-    public interface Decoder<T> {
-        T decode(KafkaRecord<String, String> record, long offset);
+    public interface Decoder<K, V, T> {
+        T decode(KafkaRecord<K, V> record, long offset);
     }
 
     private final List<T> valid = new ArrayList<>();
-    private final List<KafkaRecord<String, String>> invalid = new ArrayList<>();
+    private final List<KafkaRecord<?, ?>> invalid = new ArrayList<>();
     private final List<InvalidRecordException> reasons = new ArrayList<>();
     private final Map<Integer, Long> last = new HashMap<>();
 
     private BatchSplit() {
     }
 
-    public static <T> BatchSplit<T> of(KafkaRecordBatch<String, String> batch, Decoder<T> decoder) {
+    /** The batch's records, of any key and value type (text, bytes), split by the decoder. */
+    public static <K, V, T> BatchSplit<T> of(KafkaRecordBatch<K, V> batch, Decoder<K, V, T> decoder) {
         BatchSplit<T> split = new BatchSplit<>();
-        for (KafkaRecord<String, String> record : batch.getRecords()) {
-            long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset();
+        for (KafkaRecord<K, V> record : batch.getRecords()) {
+            long offset = offset(record);
             split.last.merge(record.getPartition(), offset, Math::max);
             try {
                 T decoded = decoder.decode(record, offset);
@@ -86,10 +88,16 @@ public final class BatchSplit<T> {
         }
         List<Uni<Void>> nacks = new ArrayList<>(invalid.size());
         for (int i = 0; i < invalid.size(); i++) {
-            KafkaRecord<String, String> record = invalid.get(i);
+            KafkaRecord<?, ?> record = invalid.get(i);
             InvalidRecordException reason = reasons.get(i);
             nacks.add(Uni.createFrom().completionStage(() -> record.nack(reason)));
         }
         return Uni.join().all(nacks).andFailFast().replaceWithVoid();
+    }
+
+    /** The record's offset, read from the record itself when it can be (a metadata lookup per record is not free). */
+    private static long offset(KafkaRecord<?, ?> record) {
+        return record instanceof IncomingKafkaRecord<?, ?> in ? in.getOffset()
+                : record.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset();
     }
 }

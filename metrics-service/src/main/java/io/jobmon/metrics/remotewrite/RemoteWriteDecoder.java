@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.xerial.snappy.Snappy;
 
 /**
@@ -198,7 +199,7 @@ public final class RemoteWriteDecoder {
         if (sorted) {
             return pairs;
         }
-        java.util.TreeMap<String, String> byName = new java.util.TreeMap<>();
+        TreeMap<String, String> byName = new TreeMap<>();
         for (int i = 0; i < pairs.length; i += 2) {
             byName.put(pairs[i], pairs[i + 1]);
         }
