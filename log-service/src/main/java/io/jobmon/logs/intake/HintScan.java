@@ -19,7 +19,7 @@ final class HintScan {
     private final List<List<String>> hints;
     /** Rules without hints: always run. */
     private final long always;
-    /** Whether a hint has other than ASCII characters: only the string scan finds those. */
+    /** Whether a hint has other than ASCII characters, or there are more rules than bits: only the string scan then. */
     private final boolean otherHints;
     /** Per two lowercase ASCII characters ({@code c0 << 7 | c1}): the hints beginning with them, or null. */
     private final Entry[][] byPair = new Entry[1 << 14][];
@@ -105,12 +105,15 @@ final class HintScan {
      * then the answer is -1 (all bits).
      */
     long scan(byte[] utf8, int from, int to) {
+        if (otherHints) {
+            return -1; // hints beyond ASCII, or rules beyond MAX_RULES: the string scan finds those
+        }
         long found = always;
         for (int i = from; i < to; i++) {
             int c0 = utf8[i];
             if (c0 < 0) {
                 int n = Utf8.sequence(utf8, i, to);
-                if (otherHints || n < 0 || LOWERS_TO_ASCII.get(Utf8.codePoint(utf8, i, n))) {
+                if (n < 0 || LOWERS_TO_ASCII.get(Utf8.codePoint(utf8, i, n))) {
                     return -1;
                 }
                 i += n - 1;
@@ -139,12 +142,10 @@ final class HintScan {
                 continue;
             }
             // Only the BMP has special (multi-character) lowercasing; elsewhere the simple mapping is the string's.
-            String lower = cp <= 0xFFFF ? String.valueOf((char) cp).toLowerCase(Locale.ROOT)
-                    : Character.toLowerCase(cp) < 0x80 ? "a" : "";
-            for (int k = 0; k < lower.length(); k++) {
-                if (lower.charAt(k) < 0x80) {
-                    LOWERS_TO_ASCII.set(cp);
-                }
+            boolean ascii = cp <= 0xFFFF ? String.valueOf((char) cp).toLowerCase(Locale.ROOT).chars().anyMatch(c -> c < 0x80)
+                    : Character.toLowerCase(cp) < 0x80;
+            if (ascii) {
+                LOWERS_TO_ASCII.set(cp);
             }
         }
     }

@@ -170,6 +170,27 @@ class MaskerTest {
         assertFalse(masker.clean(kelvin, 0, kelvin.length), "the Kelvin sign lowercases to k: token=");
     }
 
+    @Test
+    void aConfiguredRuleWithAHintInAnotherScriptIsNeverSkippedOnBytes() {
+        Masker m = new Masker(MaskingRules.of(Map.of("cn-password", rule("密码[:：=]\\s*(?<secret>\\S+)", List.of("密码")))), "****");
+        String line = "数据库密码=hunter2 已连接";
+        byte[] utf8 = line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertFalse(m.clean(utf8, 0, utf8.length), "a hint beyond ASCII is found by the string scan only");
+        assertEquals("数据库密码=**** 已连接", m.mask(line, new Masker.BlockState()));
+    }
+
+    @Test
+    void aRuleBeyondTheHintScansBitsIsNeverSkippedOnBytes() {
+        Map<String, LogsConfig.Masking.Rule> many = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 70; i++) {
+            many.put("vendor-" + i, rule("tok" + i + "=(?<secret>\\w+)", List.of("tok" + i + "=")));
+        }
+        Masker m = new Masker(MaskingRules.of(many), "****");
+        byte[] utf8 = "login tok69=abc ok".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertFalse(m.clean(utf8, 0, utf8.length), "rule 80 of 82 has no bit: the string scan looks for its hint");
+        assertEquals("login tok69=**** ok", m.mask("login tok69=abc ok", new Masker.BlockState()));
+    }
+
     private static LogsConfig.Masking.Rule rule(String regex, List<String> hints) {
         return new LogsConfig.Masking.Rule() {
             @Override
