@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.function.Predicate;
 
 /**
  * The intake's fast path for the form nearly every line comes in: one Fluent Bit or Vector container record, a JSON
@@ -28,7 +27,8 @@ final class ContainerRecords {
 
     private final JsonFactory factory;
     private final String jobLabel;
-    private final Predicate<String> systemContainer;
+    /** Whose container streams these are (system or user, as the general way decides). */
+    private final RecordParser parser;
 
     // The record being read (fields of the last occurrence of a key, as in a JSON tree).
     private byte[] buf;
@@ -59,10 +59,10 @@ final class ContainerRecords {
     private final int[] lineTo = new int[2];
     private final boolean[] lineSet = new boolean[2];
 
-    ContainerRecords(JsonFactory factory, String jobLabel, Predicate<String> systemContainer) {
+    ContainerRecords(JsonFactory factory, String jobLabel, RecordParser parser) {
         this.factory = factory;
         this.jobLabel = jobLabel;
-        this.systemContainer = systemContainer;
+        this.parser = parser;
     }
 
     /** The record's line, or null when the record is not of the common form (read it the general way). */
@@ -357,14 +357,9 @@ final class ContainerRecords {
         String ns = namespaceName != null ? namespaceName : podNamespace;
         String node = host != null ? host : podNodeName;
         boolean stderr = "stderr".equals(stream);
-        StreamKey key;
-        if (container != null && systemContainer.test(container)) {
-            if (node == null) {
-                return null;
-            }
-            key = StreamKey.system(node, container);
-        } else {
-            key = StreamKey.user(labelsKey ? labelsJob : podLabelsJob, node, ns, pod, container);
+        StreamKey key = parser.containerStream(labelsKey ? labelsJob : podLabelsJob, node, ns, pod, container);
+        if (key == null) {
+            return null; // the general way says why
         }
         return lineText[l] != null ? new ShipperLine(key, time, stderr, lineText[l])
                 : new ShipperLine(key, time, stderr, buf, lineFrom[l], lineTo[l]);

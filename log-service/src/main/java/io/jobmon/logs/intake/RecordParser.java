@@ -59,7 +59,7 @@ public final class RecordParser {
         this.systemUnits = systemUnits;
         this.systemContainers = systemContainers;
         this.selective = new SelectiveJson(MAPPER, jobLabel);
-        this.containers = new ContainerRecords(MAPPER.getFactory(), jobLabel, this::isSystemContainer);
+        this.containers = new ContainerRecords(MAPPER.getFactory(), jobLabel, this);
     }
 
     /**
@@ -195,18 +195,26 @@ public final class RecordParser {
         String line = lineText(e);
         long time = time(e, kafkaTime);
         boolean stderr = "stderr".equals(text(e, "stream"));
-        if (container != null && isSystemContainer(container)) {
-            if (node == null) {
-                throw new InvalidRecordException("system container '" + container + "' without its node (kubernetes.host)");
-            }
-            out.add(new ShipperLine(StreamKey.system(node, container), time, stderr, line));
-            return;
-        }
         String job = labels != null && labels.isObject() ? text(labels, jobLabel) : null;
-        out.add(new ShipperLine(StreamKey.user(job, node, ns, pod, container), time, stderr, line));
+        StreamKey key = containerStream(job, node, ns, pod, container);
+        if (key == null) {
+            throw new InvalidRecordException("system container '" + container + "' without its node (kubernetes.host)");
+        }
+        out.add(new ShipperLine(key, time, stderr, line));
     }
 
-    boolean isSystemContainer(String container) {
+    /**
+     * The stream of a container's line: its node's system log for device-plugin style containers, else the user log
+     * of its pod (of {@code job}, when the pod's labels name it); null for a system container without its node.
+     */
+    StreamKey containerStream(String job, String node, String ns, String pod, String container) {
+        if (container != null && isSystemContainer(container)) {
+            return node == null ? null : StreamKey.system(node, container);
+        }
+        return StreamKey.user(job, node, ns, pod, container);
+    }
+
+    private boolean isSystemContainer(String container) {
         Boolean system = systemContainer.get(container);
         if (system == null) {
             if (systemContainer.size() >= 10_000) {
