@@ -13,8 +13,9 @@ import java.util.List;
  * (varints) — then its texts, each followed by {@code '\n'}. Lines are in chunk order ({@link StoredLine#compare}).
  *
  * <p>Newest first, so that the last lines of a chunk (a tail, a backward page, a follow's start) are the first bytes
- * of the frame: {@link #decodeNewest} decompresses only as far as they reach (ADR 0020). A search decodes the whole
- * frame ({@link #decode}); the texts are then laid out oldest first, one region it scans in one pass. Bodies of
+ * of the frame: {@link #decodeNewest} decompresses only as far as they reach (ADR 0020). A page of search results decodes
+ * the whole frame ({@link #decode}), its texts laid out oldest first in one region; a count searches each segment's texts
+ * where they were decompressed ({@link #countTexts}). Bodies of
  * version 1 ({@link ChunkCodecV1}) are still read.
  */
 public final class ChunkCodec {
@@ -119,23 +120,7 @@ public final class ChunkCodec {
 
     /** Every line of the chunk. */
     public static ChunkData decode(byte[] body) {
-        return decode(body, false);
-    }
-
-    /**
-     * Every line's text, without the other columns ({@link ChunkData#times}, {@code offsets}, {@code subs} and
-     * {@code flags} are null): what a count inside the chunk's time bounds needs.
-     */
-    public static ChunkData decodeTexts(byte[] body) {
-        return decode(body, true);
-    }
-
-    private static ChunkData decode(byte[] body, boolean textsOnly) {
-        long size = Zstd.getFrameContentSize(body);
-        if (size < 0 || size > Integer.MAX_VALUE) {
-            throw new IllegalStateException("not a chunk body: zstd frame without its size");
-        }
-        byte[] b = Zstd.decompress(body, (int) size);
+        byte[] b = Zstd.decompress(body, contentSize(body));
         int[] pos = {0};
         int version = (int) Bytes.varint(b, pos);
         if (version == 1) {
@@ -152,7 +137,73 @@ public final class ChunkCodec {
             segments.add(new Segments.At(b, pos[0]));
             pos[0] += length;
         }
-        return Segments.assemble(n, n, segments, textsOnly);
+        return Segments.assemble(n, n, segments);
+    }
+
+    /**
+     * The lines {@code lengths[0..n)} of one segment, their texts at {@code b[from..]}, each followed by {@code '\n'}:
+     * what a count looks at. {@code b} is a buffer reused for the next chunk; nothing of it may be kept.
+     */
+    @FunctionalInterface
+    public interface TextCounter {
+        long count(byte[] b, int from, int[] lengths, int n);
+    }
+
+    /** The decompression buffer of each search thread: a chunk's raw bytes are about 1 MB, each count would allocate it. */
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
+
+    /**
+     * The sum of {@code counter} over the chunk's segments: the texts are searched where they were decompressed (a
+     * buffer the thread reuses), the other columns skipped, nothing assembled or copied — a count of a chunk inside its
+     * range needs no more. Bodies of version 1 are decoded whole and counted as one segment.
+     */
+    public static long countTexts(byte[] body, TextCounter counter) {
+        int size = contentSize(body);
+        byte[] b = SCRATCH.get();
+        if (b.length < size) {
+            b = new byte[size];
+            SCRATCH.set(b);
+        }
+        long got = Zstd.decompressByteArray(b, 0, size, body, 0, body.length);
+        if (Zstd.isError(got) || got != size) {
+            throw new IllegalStateException("chunk body: " + (Zstd.isError(got) ? Zstd.getErrorName(got) : "short frame"));
+        }
+        int[] pos = {0};
+        int version = (int) Bytes.varint(b, pos);
+        if (version == 1) {
+            ChunkData d = ChunkCodecV1.decode(Arrays.copyOf(b, size), pos);
+            return counter.count(d.text, d.textFrom, d.lengths, d.size);
+        }
+        if (version != VERSION) {
+            throw new IllegalStateException("chunk format " + version + " is not known");
+        }
+        Bytes.varint(b, pos); // the chunk's line count
+        int count = (int) Bytes.varint(b, pos);
+        int[] lengths = new int[SEGMENT_LINES];
+        long total = 0;
+        for (int s = 0; s < count; s++) {
+            int length = (int) Bytes.varint(b, pos);
+            int next = pos[0] + length;
+            int k = (int) Bytes.varint(b, pos);
+            if (lengths.length < k) {
+                lengths = new int[k];
+            }
+            pos[0] = Segments.skipVarints(b, pos[0] + 16, 3 * k) + k; // two fixed64, times, offsets, subs, flags
+            for (int i = 0; i < k; i++) {
+                lengths[i] = (int) Bytes.varint(b, pos);
+            }
+            total += counter.count(b, pos[0], lengths, k);
+            pos[0] = next;
+        }
+        return total;
+    }
+
+    private static int contentSize(byte[] body) {
+        long size = Zstd.getFrameContentSize(body);
+        if (size < 0 || size > Integer.MAX_VALUE) {
+            throw new IllegalStateException("not a chunk body: zstd frame without its size");
+        }
+        return (int) size;
     }
 
     /**

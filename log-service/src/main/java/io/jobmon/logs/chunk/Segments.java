@@ -48,7 +48,7 @@ final class Segments {
                 segments.add(new At(segment, 0));
                 have += (int) Bytes.varint(segment, new int[] {0});
             }
-            return assemble(n, have, segments, false);
+            return assemble(n, have, segments);
         } catch (IOException e) {
             if (!whole) {
                 return null; // the front ended inside the compressed frame
@@ -59,13 +59,13 @@ final class Segments {
 
     /**
      * A chunk of {@code total} lines, of which the segments (newest first) hold the newest {@code have}: columns in
-     * place, texts copied into one region, oldest first; with {@code textsOnly} the times, positions and flags are skipped.
+     * place, texts copied into one region, oldest first.
      */
-    static ChunkData assemble(int total, int have, List<At> segments, boolean textsOnly) {
-        long[] times = textsOnly ? null : new long[have];
-        long[] offsets = textsOnly ? null : new long[have];
-        int[] subs = textsOnly ? null : new int[have];
-        byte[] flags = textsOnly ? null : new byte[have];
+    static ChunkData assemble(int total, int have, List<At> segments) {
+        long[] times = new long[have];
+        long[] offsets = new long[have];
+        int[] subs = new int[have];
+        byte[] flags = new byte[have];
         int[] starts = new int[have];
         int[] lengths = new int[have];
         int[] textAt = new int[segments.size()];
@@ -78,11 +78,7 @@ final class Segments {
             int[] pos = {segments.get(s).pos()};
             int k = (int) Bytes.varint(b, pos);
             int lo = hi - k;
-            if (textsOnly) {
-                pos[0] = skipVarints(b, pos[0] + 16, 3 * k) + k; // two fixed64, times, offsets, subs, flags
-            } else {
-                columns(b, pos, lo, hi, times, offsets, subs, flags);
-            }
+            columns(b, pos, lo, hi, times, offsets, subs, flags);
             int bytes = 0;
             for (int i = lo; i < hi; i++) {
                 lengths[i] = (int) Bytes.varint(b, pos);
@@ -131,7 +127,7 @@ final class Segments {
     }
 
     /** The position after {@code n} varints from {@code p}. */
-    private static int skipVarints(byte[] b, int p, int n) {
+    static int skipVarints(byte[] b, int p, int n) {
         for (int i = 0; i < n; i++) {
             while (b[p++] < 0) {
                 // a continuation byte

@@ -60,8 +60,8 @@ public final class Counter {
                     }
                     // a chunk inside the range needs only its texts searched; one the range cuts, its times too
                     boolean inside = m.minTime() >= from && m.maxTime() < to;
-                    counts.add(CompletableFuture.supplyAsync(() -> countIn(inside ? ChunkCodec.decodeTexts(body)
-                            : ChunkCodec.decode(body), from, to, matcher), pool));
+                    counts.add(CompletableFuture.supplyAsync(() -> !inside ? countIn(ChunkCodec.decode(body), from, to, matcher)
+                            : matcher == null ? m.lines() : ChunkCodec.countTexts(body, matcher::countIn), pool));
                 }
                 read += groups.get(g).size();
                 for (CompletableFuture<Long> c : counts) {
@@ -81,12 +81,12 @@ public final class Counter {
         return queries.bodiesAsync(group.stream().map(ChunkMeta::ref).toList());
     }
 
-    /** The matching lines of a chunk in {@code [from, to)}; all of them are when it has no times (texts only). */
+    /** The matching lines of a chunk in {@code [from, to)}. */
     private static long countIn(ChunkData d, long from, long to, LineMatcher matcher) {
         boolean[] match = matcher == null ? null : matcher.matches(d);
         long n = 0;
         for (int i = 0; i < d.size; i++) {
-            if ((d.times == null || d.times[i] >= from && d.times[i] < to) && (match == null || match[i])) {
+            if (d.times[i] >= from && d.times[i] < to && (match == null || match[i])) {
                 n++;
             }
         }

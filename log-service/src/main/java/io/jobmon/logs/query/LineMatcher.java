@@ -106,6 +106,47 @@ public final class LineMatcher {
         return out;
     }
 
+    /**
+     * How many of the lines {@code lengths[0..n)}, their texts at {@code b[from..]} each followed by {@code '\n'}, match
+     * (a {@link io.jobmon.logs.chunk.ChunkCodec.TextCounter}): the keyword is searched over the lines at once, as in
+     * {@link #matches(ChunkData)}, the regex checked on each candidate line.
+     */
+    public long countIn(byte[] b, int from, int[] lengths, int n) {
+        long count = 0;
+        if (keyword == null) {
+            for (int i = 0, at = from; i < n; at += lengths[i] + 1, i++) {
+                if (regex.matcher(new String(b, at, lengths[i], StandardCharsets.UTF_8)).find()) {
+                    count++;
+                }
+            }
+            checkDeadline();
+            return count;
+        }
+        int size = n;
+        for (int i = 0; i < n; i++) {
+            size += lengths[i];
+        }
+        String region = ignoreCase ? new String(lowerAscii(b, from, size), StandardCharsets.ISO_8859_1)
+                : new String(b, from, size, StandardCharsets.ISO_8859_1);
+        int line = 0;
+        int start = 0; // of the line, in the region
+        int at = region.indexOf(keywordLatin1);
+        while (at >= 0) {
+            while (at > start + lengths[line]) {
+                start += lengths[line] + 1;
+                line++;
+            }
+            if (regex == null || regex.matcher(new String(b, from + start, lengths[line], StandardCharsets.UTF_8)).find()) {
+                count++;
+            }
+            start += lengths[line] + 1;
+            line++;
+            at = line < n ? region.indexOf(keywordLatin1, start) : -1;
+        }
+        checkDeadline();
+        return count;
+    }
+
     /** ASCII letters lowercased (keyword case-insensitivity covers ASCII; a regex with ignoreCase covers Unicode). */
     static byte[] lowerAscii(byte[] b, int off, int len) {
         byte[] out = new byte[len];

@@ -1,8 +1,10 @@
 package io.jobmon.logs.bench;
 
 import io.jobmon.logs.chunk.ChunkCodec;
+import io.jobmon.logs.chunk.TrigramFilter;
 import io.jobmon.logs.chunk.PgChunkStore;
 import io.jobmon.logs.chunk.StoredLine;
+import io.jobmon.logs.query.ChunkMeta;
 import io.jobmon.logs.query.ChunkQueries;
 import io.jobmon.logs.query.Counter;
 import io.jobmon.logs.query.LineMatcher;
@@ -97,6 +99,7 @@ public final class SearchBenchmark {
             System.out.printf("search '%s': %,d lines in %.3f s, %d chunks read (grep -F -c: %,d lines in %.3f s) = %.2f x grep"
                     + " (medians of 5)%n", keyword, count.lines(), ours[2], count.chunksRead(), grepCount, grep[2], ours[2] / grep[2]);
         }
+        stages(queries, threads, bigScope); // warm: after the searches
         LogReader reader = new LogReader(queries, threads);
         for (Scope s : new Scope[] {bigScope, smallScope}) {
             long[] times = new long[200];
@@ -118,6 +121,61 @@ public final class SearchBenchmark {
         threads.shutdown();
         Files.deleteIfExists(file);
         System.exit(0);
+    }
+
+    /**
+     * Where a frequent keyword's count spends its time: the index alone, the bodies fetched alone (16 a query, one at a
+     * time), and the bodies decoded and searched from memory on the 2 threads (medians of 3).
+     */
+    private static void stages(ChunkQueries queries, ExecutorService threads, Scope scope) throws Exception {
+        double[] index = new double[3];
+        double[] fetch = new double[3];
+        double[] decode = new double[3];
+        long bytes = 0;
+        List<byte[]> bodies = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            long s = System.nanoTime();
+            List<ChunkMeta> metas = new ArrayList<>();
+            long afterKey = Long.MIN_VALUE;
+            long afterId = Long.MIN_VALUE;
+            while (true) {
+                List<ChunkMeta> page = queries.metas(scope, Long.MIN_VALUE, Long.MAX_VALUE,
+                        TrigramFilter.hashes(Workload.FREQUENT, false), true, afterKey, afterId, 500);
+                metas.addAll(page);
+                if (page.size() < 500) {
+                    break;
+                }
+                afterKey = page.get(page.size() - 1).minTime();
+                afterId = page.get(page.size() - 1).ref().id();
+            }
+            index[r] = (System.nanoTime() - s) / 1e9;
+            s = System.nanoTime();
+            bodies.clear();
+            bytes = 0;
+            for (int i = 0; i < metas.size(); i += 16) {
+                for (byte[] b : queries.bodiesAsync(metas.subList(i, Math.min(metas.size(), i + 16)).stream()
+                        .map(ChunkMeta::ref).toList()).get().values()) {
+                    bodies.add(b);
+                    bytes += b.length;
+                }
+            }
+            fetch[r] = (System.nanoTime() - s) / 1e9;
+            s = System.nanoTime();
+            LineMatcher m = LineMatcher.of(Workload.FREQUENT, false, null, 512, 600_000);
+            List<java.util.concurrent.Future<Long>> counts = new ArrayList<>();
+            for (byte[] b : bodies) {
+                counts.add(threads.submit(() -> ChunkCodec.countTexts(b, m::countIn)));
+            }
+            for (var f : counts) {
+                f.get();
+            }
+            decode[r] = (System.nanoTime() - s) / 1e9;
+        }
+        Arrays.sort(index);
+        Arrays.sort(fetch);
+        Arrays.sort(decode);
+        System.out.printf("frequent keyword's stages: index %.3f s; %,d bodies (%,d MB) fetched alone %.3f s; decoded and"
+                + " searched from memory %.3f s%n", index[1], bodies.size(), bytes >> 20, fetch[1], decode[1]);
     }
 
     private static long grep(String keyword, Path file) throws Exception {

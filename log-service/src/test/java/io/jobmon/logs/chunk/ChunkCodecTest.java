@@ -73,15 +73,23 @@ class ChunkCodecTest {
         assertEquals(region.toString(), new String(d.text, d.textFrom, d.textTo - d.textFrom, StandardCharsets.UTF_8),
                 "one text region, oldest line first, for a search to scan");
 
-        // a count reads only the texts: the same lines, the other columns skipped
-        ChunkData texts = ChunkCodec.decodeTexts(ChunkCodec.encode(in, 3, 1 << 17).body());
-        assertEquals(in.size(), texts.size);
-        assertEquals(null, texts.times);
-        for (int i = 0; i < in.size(); i++) {
-            assertEquals(in.get(i).text(), texts.line(i));
-        }
-        assertEquals(region.toString(), new String(texts.text, texts.textFrom, texts.textTo - texts.textFrom,
-                StandardCharsets.UTF_8));
+        // a count reads each segment's texts where they were decompressed: every line once, in segments, in chunk order
+        List<String> seen = new ArrayList<>();
+        List<Integer> segmentSizes = new ArrayList<>();
+        long counted = ChunkCodec.countTexts(ChunkCodec.encode(in, 3, 1 << 17).body(), (b, from, lengths, n) -> {
+            segmentSizes.add(n);
+            List<String> segment = new ArrayList<>();
+            for (int i = 0, at = from; i < n; at += lengths[i] + 1, i++) {
+                segment.add(new String(b, at, lengths[i], StandardCharsets.UTF_8));
+                assertEquals('\n', b[at + lengths[i]], "each text followed by a newline");
+            }
+            seen.addAll(0, segment); // the newest segment comes first
+            return n;
+        });
+        assertEquals(in.size(), counted);
+        assertEquals(in.stream().map(StoredLine::text).toList(), seen);
+        assertTrue(segmentSizes.size() > 5 && segmentSizes.stream().allMatch(k -> k <= ChunkCodec.SEGMENT_LINES),
+                "counted segment by segment: " + segmentSizes);
     }
 
     @Test
