@@ -32,6 +32,11 @@ public class JobRepository {
             + " deleted = EXCLUDED.deleted WHERE j.version < EXCLUDED.version RETURNING job_id";
     private static final String COLUMNS = "job_id, tenant, owner, name, cluster, queue, status, gpu_type, gpu_count,"
             + " namespace, pods, nodes, submitted_at, started_at, finished_at";
+    private static final String ALONGSIDE = "SELECT o.job_id, o.node, o.from_ms, o.to_ms, o.pods, o.gpus FROM job_node o"
+            + " WHERE o.node = ANY(ARRAY(SELECT node FROM job_node WHERE job_id = $1)) AND o.job_id <> $1"
+            + " AND EXISTS (SELECT 1 FROM job_node m WHERE m.job_id = $1 AND m.node = o.node"
+            + " AND o.from_ms < coalesce(m.to_ms, 9223372036854775807) AND coalesce(o.to_ms, 9223372036854775807) > m.from_ms)"
+            + " ORDER BY o.node, o.from_ms";
     private static final String INTERVALS = "SELECT node, from_ms, to_ms, pods, gpus FROM job_node WHERE job_id = $1"
             + " ORDER BY from_ms, node";
 
@@ -81,15 +86,24 @@ public class JobRepository {
     public Uni<List<JobInterval>> onNodes(String[] nodes, long fromMs, long toMs, String exceptJob) {
         return pool.preparedQuery("SELECT job_id, node, from_ms, to_ms, pods, gpus FROM job_node WHERE node = ANY($1)"
                 + " AND from_ms < $3 AND (to_ms IS NULL OR to_ms > $2) AND ($4::text IS NULL OR job_id <> $4)"
-                + " ORDER BY node, from_ms").execute(Tuple.of(nodes, fromMs, toMs, exceptJob)).map(rows -> {
-                    List<JobInterval> out = new ArrayList<>();
-                    for (Row r : rows) {
-                        out.add(new JobInterval(r.getString("job_id"), new Placements.Interval(r.getString("node"),
-                                r.getLong("from_ms"), r.getLong("to_ms"), List.of(r.getArrayOfStrings("pods")),
-                                r.getInteger("gpus"))));
-                    }
-                    return out;
-                });
+                + " ORDER BY node, from_ms").execute(Tuple.of(nodes, fromMs, toMs, exceptJob)).map(JobRepository::jobIntervals);
+    }
+
+    /**
+     * Intervals of other jobs that overlap one of {@code jobId}'s on the same node: the jobs its node-level series may
+     * have to be shared with ({@link io.jobmon.metrics.query.Attribution}), found by its own intervals.
+     */
+    public Uni<List<JobInterval>> alongside(String jobId) {
+        return pool.preparedQuery(ALONGSIDE).execute(Tuple.of(jobId)).map(JobRepository::jobIntervals);
+    }
+
+    static List<JobInterval> jobIntervals(RowSet<Row> rows) {
+        List<JobInterval> out = new ArrayList<>();
+        for (Row r : rows) {
+            out.add(new JobInterval(r.getString("job_id"), new Placements.Interval(r.getString("node"), r.getLong("from_ms"),
+                    r.getLong("to_ms"), List.of(r.getArrayOfStrings("pods")), r.getInteger("gpus"))));
+        }
+        return out;
     }
 
     /** An interval of some job. */

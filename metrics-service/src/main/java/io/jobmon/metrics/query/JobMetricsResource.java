@@ -52,9 +52,10 @@ public class JobMetricsResource {
             @Parameter(description = "avg (default), max, min, sum") @QueryParam("aggregation") String aggregation) {
         ChartParams params = ChartParams.parse(metric, from, to, step, resolution, groupBy, aggregation, DEFAULT_METRICS,
                 GroupBy.JOB);
-        // the access check, the job's facts and where it ran side by side; the rest only when the check passed
+        // one round trip before the samples: the access check, the job's facts and the chart's lookups (all found by the
+        // job's id) side by side; nothing read leaves unless the check passed
         return Uni.combine().all().unis(guard.require(CallerFactory.fromToken(token), id, Permission.VIEW), jobs.find(id),
-                jobs.intervals(id)).asTuple()
+                charts.lookups(id, params)).asTuple()
                 .chain(t -> charts.chart(t.getItem2().orElseGet(() -> unknownJob(id)), t.getItem3(), params, Instant.now()));
     }
 

@@ -54,69 +54,79 @@ public class JobMetricsService {
         return new Instant[] {start, end};
     }
 
-    public Uni<Chart.Response> chart(JobInfo job, ChartParams params, Instant now) {
-        return jobs.intervals(job.jobId()).chain(mine -> chart(job, mine, params, now));
+    /**
+     * What a chart needs of a job besides its facts: where it ran, its candidate series (its pods' and its nodes'), and
+     * the other jobs that shared its nodes. All are found by the job's id, so they are read side by side, alongside the
+     * access check and the facts when the caller asks for those too ({@link JobMetricsResource}).
+     */
+    public record Lookups(List<Placements.Interval> mine, List<SeriesRef> candidates, List<Placements.Interval> others) {
     }
 
-    /**
-     * @param mine the job's intervals per node ({@link JobRepository#intervals}), read by the caller alongside the job
-     */
-    public Uni<Chart.Response> chart(JobInfo job, List<Placements.Interval> mine, ChartParams params, Instant now) {
+    public Uni<Lookups> lookups(String jobId, ChartParams params) {
+        Set<String> gpuMetrics = metrics(params, Catalogue.Scope.GPU);
+        Set<String> all = new LinkedHashSet<>(gpuMetrics);
+        all.addAll(metrics(params, Catalogue.Scope.NODE));
+        return Uni.combine().all().unis(jobs.intervals(jobId), store.ofJob(jobId, gpuMetrics, all), jobs.alongside(jobId))
+                .asTuple().map(t -> new Lookups(t.getItem1(), dedupe(t.getItem2()),
+                        t.getItem3().stream().map(JobRepository.JobInterval::interval).toList()));
+    }
+
+    /** The stored metrics behind the asked ones of this scope. */
+    private static Set<String> metrics(ChartParams params, Catalogue.Scope scope) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Catalogue.Entry e : params.metrics()) {
+            if (e.scope() == scope) {
+                e.sources().forEach(s -> out.add(s.metric()));
+            }
+        }
+        return out;
+    }
+
+    public Uni<Chart.Response> chart(JobInfo job, ChartParams params, Instant now) {
+        return lookups(job.jobId(), params).chain(l -> chart(job, l, params, now));
+    }
+
+    public Uni<Chart.Response> chart(JobInfo job, Lookups lookups, ChartParams params, Instant now) {
         Instant[] range = params.range(defaultRange(job, now)[0], defaultRange(job, now)[1]);
         long from = range[0].toEpochMilli();
         long to = range[1].toEpochMilli();
         ResolutionChoice rc = choose(params, from, to, now.toEpochMilli());
         long start = Buckets.align(from, rc.stepMs());
         int n = Buckets.count(start, to, rc.stepMs());
-        Set<String> gpuMetrics = new LinkedHashSet<>();
-        Set<String> nodeMetrics = new LinkedHashSet<>();
-        for (Catalogue.Entry e : params.metrics()) {
-            e.sources().forEach(s -> (e.scope() == Catalogue.Scope.GPU ? gpuMetrics : nodeMetrics).add(s.metric()));
-        }
-        Set<String> all = new LinkedHashSet<>(gpuMetrics);
-        all.addAll(nodeMetrics);
+        Set<String> gpuMetrics = metrics(params, Catalogue.Scope.GPU);
+        Set<String> nodeMetrics = metrics(params, Catalogue.Scope.NODE);
+        List<Placements.Interval> mine = lookups.mine();
+        List<Placements.Interval> otherIntervals = lookups.others();
         String[] nodes = mine.stream().map(Placements.Interval::node).distinct().toArray(String[]::new);
-        // the lookups that depend only on the job and its nodes run side by side: its pods' series, its nodes'
-        // series and the other jobs on those nodes
-        Uni<List<SeriesRef>> byPod = job.pods().isEmpty() || gpuMetrics.isEmpty()
-                ? Uni.createFrom().item(List.of()) : store.ofPods(job.namespace(), job.pods(), gpuMetrics);
-        Uni<List<SeriesRef>> byNode = nodes.length == 0 || all.isEmpty() ? Uni.createFrom().item(List.of())
-                : store.onNodes(List.of(nodes), all);
-        Uni<List<JobRepository.JobInterval>> otherJobs = nodes.length == 0 ? Uni.createFrom().item(List.of())
-                : jobs.onNodes(nodes, from, to, job.jobId());
-        return Uni.combine().all().unis(byPod, byNode, otherJobs).asTuple().chain(t -> {
-            List<Placements.Interval> otherIntervals = t.getItem3().stream()
-                    .map(JobRepository.JobInterval::interval).toList();
-            List<SeriesRef> candidates = merge(t.getItem1(), t.getItem2());
-            List<SeriesRef> gpuCandidates = candidates.stream().filter(s -> gpuMetrics.contains(s.metric())).toList();
-            List<SeriesRef> nodeCandidates = candidates.stream().filter(s -> nodeMetrics.contains(s.metric())).toList();
-            Attribution.Result g = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
-                    gpuCandidates, true, from, to);
-            Attribution.Result nd = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
-                    nodeCandidates, false, from, to);
-            List<Attribution.Attributed> attributed = new ArrayList<>(g.series());
-            attributed.addAll(nd.series());
-            List<Attribution.Unattributed> left = new ArrayList<>(g.unattributed());
-            left.addAll(nd.unattributed());
-            return Uni.combine().all().unis(read(attributed, rc, start, to),
-                    xidLines(params, job, mine, otherIntervals, nodes, start, to, n, rc)).asTuple().map(t2 -> {
-                        ChartEngine.Data data = t2.getItem1();
-                        List<Chart.Series> lines = new ArrayList<>();
-                        for (Catalogue.Entry e : params.metrics()) {
-                            if ("xid".equals(e.special())) {
-                                lines.addAll(t2.getItem2());
-                                continue;
-                            }
-                            List<Attribution.Attributed> mineForEntry = attributed.stream()
-                                    .filter(a -> ChartEngine.sourceOf(e, a) != null).toList();
-                            lines.addAll(ChartEngine.lines(e, mineForEntry, data, rc, start, n, params.aggregation(),
-                                    params.groupBy()));
+        List<SeriesRef> candidates = lookups.candidates();
+        List<SeriesRef> gpuCandidates = candidates.stream().filter(s -> gpuMetrics.contains(s.metric())).toList();
+        List<SeriesRef> nodeCandidates = candidates.stream().filter(s -> nodeMetrics.contains(s.metric())).toList();
+        Attribution.Result g = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
+                gpuCandidates, true, from, to);
+        Attribution.Result nd = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
+                nodeCandidates, false, from, to);
+        List<Attribution.Attributed> attributed = new ArrayList<>(g.series());
+        attributed.addAll(nd.series());
+        List<Attribution.Unattributed> left = new ArrayList<>(g.unattributed());
+        left.addAll(nd.unattributed());
+        return Uni.combine().all().unis(read(attributed, rc, start, to),
+                xidLines(params, job, mine, otherIntervals, nodes, start, to, n, rc)).asTuple().map(t2 -> {
+                    ChartEngine.Data data = t2.getItem1();
+                    List<Chart.Series> lines = new ArrayList<>();
+                    for (Catalogue.Entry e : params.metrics()) {
+                        if ("xid".equals(e.special())) {
+                            lines.addAll(t2.getItem2());
+                            continue;
                         }
-                        return new Chart.Response(job.jobId(), null, range[0], range[1], rc.stepMs() / 1000,
-                                rc.source().label, params.aggregation().name().toLowerCase(),
-                                params.groupBy().name().toLowerCase(), lines, attribution(attributed, from, to), left);
-                    });
-        });
+                        List<Attribution.Attributed> mineForEntry = attributed.stream()
+                                .filter(a -> ChartEngine.sourceOf(e, a) != null).toList();
+                        lines.addAll(ChartEngine.lines(e, mineForEntry, data, rc, start, n, params.aggregation(),
+                                params.groupBy()));
+                    }
+                    return new Chart.Response(job.jobId(), null, range[0], range[1], rc.stepMs() / 1000,
+                            rc.source().label, params.aggregation().name().toLowerCase(),
+                            params.groupBy().name().toLowerCase(), lines, attribution(attributed, from, to), left);
+                });
     }
 
     ResolutionChoice choose(ChartParams params, long from, long to, long now) {
@@ -175,10 +185,10 @@ public class JobMetricsService {
                 && others.stream().noneMatch(i -> i.node().equals(node) && i.covers(t));
     }
 
-    static List<SeriesRef> merge(List<SeriesRef> a, List<SeriesRef> b) {
+    /** Each series once, the first time it comes (a job's pod's series on a node it ran on comes twice). */
+    static List<SeriesRef> dedupe(List<SeriesRef> series) {
         Map<Long, SeriesRef> out = new LinkedHashMap<>();
-        a.forEach(s -> out.put(s.id(), s));
-        b.forEach(s -> out.putIfAbsent(s.id(), s));
+        series.forEach(s -> out.putIfAbsent(s.id(), s));
         return List.copyOf(out.values());
     }
 

@@ -26,6 +26,12 @@ public class PgSeriesStore implements SeriesStore {
 
     private static final String SERIES = "SELECT id, metric, node, counter, gpu, pod, namespace, cluster, labels::text"
             + " AS labels FROM series ";
+    /** {@link #ofJob}: the job's pods and namespace from {@code job_info}, its nodes from {@code job_node}. */
+    private static final String OF_JOB = "SELECT s.id, s.metric, s.node, s.counter, s.gpu, s.pod, s.namespace, s.cluster,"
+            + " s.labels::text AS labels FROM job_info j JOIN series s ON s.pod = ANY(j.pods) AND s.metric = ANY($2::text[])"
+            + " AND (j.namespace IS NULL OR s.namespace IS NULL OR s.namespace = j.namespace) WHERE j.job_id = $1"
+            + " UNION ALL SELECT id, metric, node, counter, gpu, pod, namespace, cluster, labels::text FROM series"
+            + " WHERE node = ANY(ARRAY(SELECT node FROM job_node WHERE job_id = $1)) AND metric = ANY($3::text[])";
     private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {
     };
 
@@ -45,11 +51,9 @@ public class PgSeriesStore implements SeriesStore {
     }
 
     @Override
-    public Uni<List<SeriesRef>> ofPods(String namespace, Collection<String> pods, Collection<String> metrics) {
-        return pool.preparedQuery(SERIES + "WHERE pod = ANY($1::text[]) AND metric = ANY($2::text[])"
-                + " AND ($3::text IS NULL OR namespace IS NULL OR namespace = $3)")
-                .execute(Tuple.of(pods.toArray(String[]::new), metrics.toArray(String[]::new), namespace))
-                .map(PgSeriesStore::refs);
+    public Uni<List<SeriesRef>> ofJob(String jobId, Collection<String> podMetrics, Collection<String> nodeMetrics) {
+        return pool.preparedQuery(OF_JOB).execute(Tuple.of(jobId, podMetrics.toArray(String[]::new),
+                nodeMetrics.toArray(String[]::new))).map(PgSeriesStore::refs);
     }
 
     static List<SeriesRef> refs(RowSet<Row> rows) {

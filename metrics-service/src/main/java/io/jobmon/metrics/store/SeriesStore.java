@@ -17,8 +17,13 @@ public interface SeriesStore {
     /** The series of these metrics on these nodes (all of them, with or without pod labels). */
     Uni<List<SeriesRef>> onNodes(Collection<String> nodes, Collection<String> metrics);
 
-    /** The series of these metrics labelled with one of these pods (dcgm-exporter's pod mapping). */
-    Uni<List<SeriesRef>> ofPods(String namespace, Collection<String> pods, Collection<String> metrics);
+    /**
+     * A job's candidate series in one lookup, found by what this store's database knows of the job (its pods and
+     * namespace, the nodes it ran on): {@code podMetrics} labelled with one of its pods (dcgm-exporter's pod mapping),
+     * then {@code nodeMetrics} on one of its nodes (all of them, with or without pod labels); a series may come twice.
+     * Found by the job's id, the lookup need not wait for the job's facts and intervals.
+     */
+    Uni<List<SeriesRef>> ofJob(String jobId, Collection<String> podMetrics, Collection<String> nodeMetrics);
 
     /** Raw samples per series id within [from, to), sorted, one per timestamp. */
     Uni<Map<Long, Points>> raw(List<SeriesRef> series, long fromMs, long toMs);

@@ -121,6 +121,34 @@ class JobChartsTest {
     }
 
     @Test
+    void aNodeSharedWithAnotherJobIsTheJobsOnlyForTheMinutesItHadTheNodeAlone() {
+        String first = Fixtures.newId("a");
+        String second = Fixtures.newId("b");
+        String node = Fixtures.newId("n");
+        Instant firstEnd = T0.plus(Duration.ofMinutes(30));
+        Instant secondStart = T0.plus(Duration.ofMinutes(20));
+        Instant secondEnd = T0.plus(Duration.ofMinutes(40));
+        Fixtures.sendJob(Fixtures.job(first, JobStatus.SUCCEEDED, List.of(first + "-0"), List.of(node), 2, T0, firstEnd, 3),
+                firstEnd);
+        Fixtures.sendJob(Fixtures.job(second, JobStatus.SUCCEEDED, List.of(second + "-0"), List.of(node), 2, secondStart,
+                secondEnd, 3), secondEnd);
+        List<MetricSamples.Sample> s = new ArrayList<>();
+        for (int g = 0; g < 2; g++) {
+            s.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, g, null), T0, 240, (i, ms) -> 70));
+        }
+        Fixtures.sendSamples(node, s);
+        String q = "metric=gpu_util&groupBy=gpu&step=60";
+        await().atMost(WAIT).ignoreExceptions().until(() -> chart(first, q).getList("series").size() == 2
+                && chart(second, q).getList("series").size() == 2);
+        JsonPath c = chart(first, q);
+        assertEquals(20, c.getList("series[0].points").size(), "the 20 minutes before the other job came");
+        assertEquals(ms(secondStart), c.getString("attribution[0].to"));
+        JsonPath other = chart(second, q);
+        assertEquals(10, other.getList("series[0].points").size(), "the 10 minutes after the first job ended");
+        assertEquals(ms(firstEnd), other.getString("attribution[0].from"));
+    }
+
+    @Test
     void countersBecomeRatesAcrossAResetAndChartsReadTheSameFromRollupsAfterCompaction() {
         String job = Fixtures.newId("j");
         String node = Fixtures.newId("n");
