@@ -188,6 +188,10 @@ public final class MetricsBenchmark {
             System.out.printf("jobmon floors (p50/p99 ms): liveness (no token, no database) %.1f/%.1f, catalogue (token,"
                     + " no database) %.1f/%.1f, 1-minute chart (every lookup, ~4 points) %.1f/%.1f%n", live[0], live[1],
                     cat[0], cat[1], minute[0], minute[1]);
+            // -Dbench.profileCalls=N: the 1-hour chart N times more, for a profiler attached to the service meanwhile
+            for (int i = 0; i < Integer.getInteger("bench.profileCalls", 0); i++) {
+                Systems.get(jmHour, alice);
+            }
             if (gateway != null) {
                 // the gateway's JVM has served nothing yet: as many calls as the service had before it is measured
                 for (int i = 0; i < 300; i++) {

@@ -24,7 +24,9 @@ import java.util.stream.Stream;
 /** The three systems of the benchmark as local processes on loopback ports, and the HTTP plumbing. */
 final class Systems {
 
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** HTTP/1.1 to all three: Prometheus and VictoriaMetrics do not speak HTTP/2 over cleartext, Quarkus would upgrade. */
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
 
     /** A started process with its port and data directory. */
     record Proc(String name, Process process, int port, Path dir, Path log) {
