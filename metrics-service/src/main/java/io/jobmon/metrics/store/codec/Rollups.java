@@ -50,8 +50,45 @@ public final class Rollups {
         n++;
     }
 
-    private void copy(Rollups from, int i) {
-        add(from.t[i], from.min[i], from.max[i], from.sum[i], from.count[i], from.last[i], from.inc[i]);
+    /** Appends buckets {@code [from, to)} of {@code r}, column by column. */
+    private void append(Rollups r, int from, int to) {
+        int k = to - from;
+        if (k <= 0) {
+            return;
+        }
+        if (n + k > t.length) {
+            int c = Math.max(n + k, n * 2);
+            t = Arrays.copyOf(t, c);
+            min = Arrays.copyOf(min, c);
+            max = Arrays.copyOf(max, c);
+            sum = Arrays.copyOf(sum, c);
+            count = Arrays.copyOf(count, c);
+            last = Arrays.copyOf(last, c);
+            inc = Arrays.copyOf(inc, c);
+        }
+        System.arraycopy(r.t, from, t, n, k);
+        System.arraycopy(r.min, from, min, n, k);
+        System.arraycopy(r.max, from, max, n, k);
+        System.arraycopy(r.sum, from, sum, n, k);
+        System.arraycopy(r.count, from, count, n, k);
+        System.arraycopy(r.last, from, last, n, k);
+        System.arraycopy(r.inc, from, inc, n, k);
+        n += k;
+    }
+
+    /** The first index in {@code [from, to)} whose bucket starts at or after {@code time} ({@code to} if none). */
+    private int lowerBound(int from, int to, long time) {
+        int lo = from;
+        int hi = to;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (t[mid] < time) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /**
@@ -127,16 +164,23 @@ public final class Rollups {
         Rollups out = new Rollups(older.n + newer.n);
         int a = 0;
         int b = 0;
-        while (a < older.n || b < newer.n) {
-            if (b >= newer.n || (a < older.n && older.t[a] < newer.t[b])) {
-                out.copy(older, a++);
+        // runs of one side before the other's next bucket are copied whole (usually all of one side, then the other)
+        while (a < older.n && b < newer.n) {
+            if (older.t[a] < newer.t[b]) {
+                int e = older.lowerBound(a, older.n, newer.t[b]);
+                out.append(older, a, e);
+                a = e;
             } else {
-                if (a < older.n && older.t[a] == newer.t[b]) {
-                    a++;
+                if (older.t[a] == newer.t[b]) {
+                    a++; // in both: the newer bucket
                 }
-                out.copy(newer, b++);
+                int e = a < older.n ? Math.max(b + 1, newer.lowerBound(b, newer.n, older.t[a])) : newer.n;
+                out.append(newer, b, e);
+                b = e;
             }
         }
+        out.append(older, a, older.n);
+        out.append(newer, b, newer.n);
         return out;
     }
 
@@ -167,9 +211,7 @@ public final class Rollups {
         }
         Rollups out = new Rollups(total);
         for (Rollups r : chunks) {
-            for (int i = 0; i < r.n; i++) {
-                out.copy(r, i);
-            }
+            out.append(r, 0, r.n);
         }
         return out;
     }
@@ -181,12 +223,10 @@ public final class Rollups {
 
     /** The buckets with from <= t < to. */
     public Rollups slice(long from, long to) {
-        Rollups out = new Rollups(n);
-        for (int i = 0; i < n; i++) {
-            if (t[i] >= from && t[i] < to) {
-                out.copy(this, i);
-            }
-        }
+        int lo = lowerBound(0, n, from);
+        int hi = lowerBound(lo, n, to);
+        Rollups out = new Rollups(hi - lo);
+        out.append(this, lo, hi);
         return out;
     }
 
