@@ -157,7 +157,7 @@ class ReplicasIT {
 
     @Test
     @Order(4)
-    void aFollowAndADiagnosisAreServedByEitherReplica() throws Exception {
+    void aFollowAndADiagnosisAreServedByEitherReplicaAndTheFollowAndTheFileThroughTheGateway() throws Exception {
         String token = client.token("alice");
         for (int r = 1; r <= 2; r++) {
             String url = "http://localhost:" + stack.servicePort("log-service", r) + "/api/v1/jobs/" + linesJob
@@ -165,6 +165,15 @@ class ReplicasIT {
             List<String> seen = follow(url, token);
             assertTrue(seen.contains("event: line") && seen.contains("event: following"), "replica " + r + ": " + seen);
         }
+        // what a user does: the follow and the job's log file through the gateway, every line of this run in the file once
+        List<String> viaGateway = follow(stack.gateway() + "/api/v1/jobs/" + linesJob + "/logs/stream?tail=3", token);
+        assertTrue(viaGateway.contains("event: line") && viaGateway.contains("event: following"), "gateway: " + viaGateway);
+        HttpResponse<String> file = Http.get(stack.gateway() + "/api/v1/jobs/" + linesJob + "/logs/download?q=" + RUN, token);
+        assertEquals(200, file.statusCode(), file.body());
+        assertTrue(file.headers().firstValue("Content-Disposition").orElse("").contains(linesJob),
+                file.headers().map().toString());
+        assertEquals(linesSent, file.body().lines().filter(l -> l.contains(RUN)).distinct().count(), "lines of run " + RUN);
+        assertEquals(linesSent, file.body().lines().filter(l -> l.contains(RUN)).count(), "each once");
         for (int r = 1; r <= 2; r++) {
             int other = 3 - r;
             HttpResponse<String> asked = Http.sendJson("POST", "http://localhost:" + stack.servicePort("diagnosis-service", r)
