@@ -30,16 +30,7 @@ public final class Rollups {
     }
 
     public void add(long time, double mn, double mx, double s, double c, double l, double i) {
-        if (n == t.length) {
-            int c2 = n * 2;
-            t = Arrays.copyOf(t, c2);
-            min = Arrays.copyOf(min, c2);
-            max = Arrays.copyOf(max, c2);
-            sum = Arrays.copyOf(sum, c2);
-            count = Arrays.copyOf(count, c2);
-            last = Arrays.copyOf(last, c2);
-            inc = Arrays.copyOf(inc, c2);
-        }
+        room(1);
         t[n] = time;
         min[n] = mn;
         max[n] = mx;
@@ -50,14 +41,10 @@ public final class Rollups {
         n++;
     }
 
-    /** Appends buckets {@code [from, to)} of {@code r}, column by column. */
-    private void append(Rollups r, int from, int to) {
-        int k = to - from;
-        if (k <= 0) {
-            return;
-        }
-        if (n + k > t.length) {
-            int c = Math.max(n + k, n * 2);
+    /** Grows the columns (at least doubling) to hold {@code more} buckets after the {@code n} held. */
+    private void room(int more) {
+        if (n + more > t.length) {
+            int c = Math.max(n + more, n * 2);
             t = Arrays.copyOf(t, c);
             min = Arrays.copyOf(min, c);
             max = Arrays.copyOf(max, c);
@@ -66,6 +53,15 @@ public final class Rollups {
             last = Arrays.copyOf(last, c);
             inc = Arrays.copyOf(inc, c);
         }
+    }
+
+    /** Appends buckets {@code [from, to)} of {@code r}, column by column. */
+    private void append(Rollups r, int from, int to) {
+        int k = to - from;
+        if (k <= 0) {
+            return;
+        }
+        room(k);
         System.arraycopy(r.t, from, t, n, k);
         System.arraycopy(r.min, from, min, n, k);
         System.arraycopy(r.max, from, max, n, k);
