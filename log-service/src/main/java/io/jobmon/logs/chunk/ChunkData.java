@@ -50,20 +50,7 @@ public final class ChunkData {
 
     /** The line whose text holds byte {@code pos} of {@link #text}. */
     public int lineAt(int pos) {
-        return lineAt(pos, 0);
-    }
-
-    /**
-     * {@link #lineAt(int)} for a position at or after line {@code from}'s start: a few lines on are looked at first, as
-     * a search finds its matches in text order and most are close together.
-     */
-    public int lineAt(int pos, int from) {
-        for (int i = from, end = Math.min(size - 1, from + 8); i < end; i++) {
-            if (starts[i + 1] > pos) {
-                return i;
-            }
-        }
-        int lo = from;
+        int lo = 0;
         int hi = size - 1;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;

@@ -7,6 +7,7 @@ import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.logs.chunk.ChunkData;
 import io.jobmon.logs.chunk.TrigramFilter;
 import java.nio.charset.StandardCharsets;
+import java.util.function.IntConsumer;
 
 /**
  * Which lines a search keeps: a keyword ({@code q}, case-sensitive or not) and/or a regex (RE2/J: linear in the text,
@@ -68,59 +69,40 @@ public final class LineMatcher {
         }
     }
 
-    /**
-     * Marks the lines of a chunk that match: the keyword is searched over the whole text region at once (an
-     * intrinsic byte search), then each candidate line is checked by the regex.
-     */
+    /** Marks the lines of a chunk that match (a page's search; a count uses {@link #countIn}). */
     public boolean[] matches(ChunkData d) {
         boolean[] out = new boolean[d.size];
-        if (keyword != null) {
-            String region = ignoreCase
-                    ? new String(lowerAscii(d.text, d.textFrom, d.textTo - d.textFrom), StandardCharsets.ISO_8859_1)
-                    : new String(d.text, d.textFrom, d.textTo - d.textFrom, StandardCharsets.ISO_8859_1);
-            int from = 0;
-            int line = 0;
-            while (true) {
-                int at = region.indexOf(keywordLatin1, from);
-                if (at < 0) {
-                    break;
-                }
-                line = d.lineAt(at + d.textFrom, line);
-                out[line] = true;
-                from = d.starts[line] - d.textFrom + d.lengths[line] + 1;
-            }
-        } else {
-            java.util.Arrays.fill(out, true);
-        }
-        if (regex != null) {
-            for (int i = 0; i < d.size; i++) {
-                if (out[i]) {
-                    out[i] = regex.matcher(d.line(i)).find();
-                    if ((i & 255) == 0) {
-                        checkDeadline();
-                    }
-                }
-            }
-        }
-        checkDeadline();
+        scan(d.text, d.textFrom, d.lengths, d.size, i -> out[i] = true);
         return out;
     }
 
     /**
      * How many of the lines {@code lengths[0..n)}, their texts at {@code b[from..]} each followed by {@code '\n'}, match
-     * (a {@link io.jobmon.logs.chunk.ChunkCodec.TextCounter}): the keyword is searched over the lines at once, as in
-     * {@link #matches(ChunkData)}, the regex checked on each candidate line.
+     * (a {@link io.jobmon.logs.chunk.ChunkCodec.TextCounter}).
      */
     public long countIn(byte[] b, int from, int[] lengths, int n) {
-        long count = 0;
+        long[] count = {0};
+        scan(b, from, lengths, n, i -> count[0]++);
+        return count[0];
+    }
+
+    /**
+     * Calls {@code hit} with each matching line of {@code lengths[0..n)}, their texts at {@code b[from..]} each followed
+     * by {@code '\n'}: the keyword is searched over the lines at once (an intrinsic byte search) and the line of each
+     * match found by walking the lengths; the regex is checked on each candidate line (every line without a keyword).
+     */
+    private void scan(byte[] b, int from, int[] lengths, int n, IntConsumer hit) {
         if (keyword == null) {
             for (int i = 0, at = from; i < n; at += lengths[i] + 1, i++) {
                 if (regex.matcher(new String(b, at, lengths[i], StandardCharsets.UTF_8)).find()) {
-                    count++;
+                    hit.accept(i);
+                }
+                if ((i & 255) == 255) {
+                    checkDeadline();
                 }
             }
             checkDeadline();
-            return count;
+            return;
         }
         int size = n;
         for (int i = 0; i < n; i++) {
@@ -137,14 +119,13 @@ public final class LineMatcher {
                 line++;
             }
             if (regex == null || regex.matcher(new String(b, from + start, lengths[line], StandardCharsets.UTF_8)).find()) {
-                count++;
+                hit.accept(line);
             }
             start += lengths[line] + 1;
             line++;
             at = line < n ? region.indexOf(keywordLatin1, start) : -1;
         }
         checkDeadline();
-        return count;
     }
 
     /** ASCII letters lowercased (keyword case-insensitivity covers ASCII; a regex with ignoreCase covers Unicode). */
