@@ -2,6 +2,8 @@ package io.jobmon.metrics.ingest;
 
 import io.jobmon.contracts.events.MetricSamples;
 import io.jobmon.contracts.messaging.OffsetRepository;
+import io.jobmon.metrics.store.BlockReads;
+import io.jobmon.metrics.store.ChangeNotices;
 import io.jobmon.metrics.store.HeadRepository;
 import io.jobmon.metrics.store.Resolution;
 import io.jobmon.metrics.store.SeriesKey;
@@ -37,9 +39,11 @@ public class IngestService {
     private final SeriesRepository series;
     private final HeadRepository head;
     private final XidRepository xids;
+    private final ChangeNotices notices;
 
     public IngestService(Pool pool, OffsetRepository offsets, SeriesRepository series, HeadRepository head,
-            XidRepository xids) {
+            XidRepository xids, ChangeNotices notices) {
+        this.notices = notices;
         this.pool = pool;
         this.offsets = offsets;
         this.series = series;
@@ -69,7 +73,9 @@ public class IngestService {
                 .emitOn(Infrastructure.getDefaultWorkerPool())
                 .map(ids -> new Object[] {ids, prepare(records, ids, r -> true)})
                 .chain(x -> pool.withTransaction(conn -> applyIn(conn, topic, records, (long[]) x[0],
-                        (Prepared) x[1], lastOffsets)));
+                        (Prepared) x[1], lastOffsets)))
+                // this replica's charts see the new head blocks at once (other replicas by the commit's notices)
+                .invoke(() -> records.forEach(r -> notices.wrote(BlockReads.headToken(r.node()))));
     }
 
     /** The head blocks and Xid samples of the records {@code take} keeps. */

@@ -1,5 +1,6 @@
 package io.jobmon.metrics.query;
 
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,7 @@ public final class Chart {
      * ({@code labels}, {@code placement} or {@code mixed}; null for a node's own chart), and [time, value] points.
      */
     public record Series(String metric, String unit, Map<String, String> group, String attribution,
-            List<Object[]> points) {
+            @JsonSerialize(using = PointsJson.class) List<Object[]> points) {
     }
 
     /** How one GPU's or node's series were taken for the job, and for which time. */

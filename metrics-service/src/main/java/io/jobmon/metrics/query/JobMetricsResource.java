@@ -4,7 +4,6 @@ import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.contracts.access.Permission;
 import io.jobmon.contracts.readmodel.JobGuard;
 import io.jobmon.metrics.jobs.JobInfo;
-import io.jobmon.metrics.jobs.JobRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -27,14 +26,12 @@ public class JobMetricsResource {
 
     static final List<String> DEFAULT_METRICS = List.of("gpu_util", "gpu_mem_used");
 
-    private final JobGuard guard;
-    private final JobRepository jobs;
+    private final JobViews views;
     private final JobMetricsService charts;
     private final JsonWebToken token;
 
-    public JobMetricsResource(JobGuard guard, JobRepository jobs, JobMetricsService charts, JsonWebToken token) {
-        this.guard = guard;
-        this.jobs = jobs;
+    public JobMetricsResource(JobViews views, JobMetricsService charts, JsonWebToken token) {
+        this.views = views;
         this.charts = charts;
         this.token = token;
     }
@@ -52,11 +49,12 @@ public class JobMetricsResource {
             @Parameter(description = "avg (default), max, min, sum") @QueryParam("aggregation") String aggregation) {
         ChartParams params = ChartParams.parse(metric, from, to, step, resolution, groupBy, aggregation, DEFAULT_METRICS,
                 GroupBy.JOB);
-        // one round trip before the samples: the access check, the job's facts and the chart's lookups (all found by the
-        // job's id) side by side; nothing read leaves unless the check passed
-        return Uni.combine().all().unis(guard.require(CallerFactory.fromToken(token), id, Permission.VIEW), jobs.find(id),
-                charts.lookups(id, params)).asTuple()
-                .chain(t -> charts.chart(t.getItem2().orElseGet(() -> unknownJob(id)), t.getItem3(), params, Instant.now()));
+        // at most one round trip before the samples (none while this replica's copy is current); nothing read leaves
+        // unless the access check passed
+        return views.get(id, params).chain(view -> {
+            JobGuard.check(CallerFactory.fromToken(token), id, view.access(), Permission.VIEW);
+            return charts.chart(view.info().orElseGet(() -> unknownJob(id)), view.lookups(), params, Instant.now());
+        });
     }
 
     /** A job the access model knows but whose facts have not arrived: no placements, so no series. */

@@ -39,11 +39,13 @@ public class Compactor {
     private final Pool pool;
     private final Partitions partitions;
     private final MetricsConfig config;
+    private final ChangeNotices notices;
 
-    public Compactor(Pool pool, Partitions partitions, MetricsConfig config) {
+    public Compactor(Pool pool, Partitions partitions, MetricsConfig config, ChangeNotices notices) {
         this.pool = pool;
         this.partitions = partitions;
         this.config = config;
+        this.notices = notices;
     }
 
     @Scheduled(every = "${jobmon.metrics.storage.compact-every:30s}", delayed = "10s",
@@ -64,9 +66,9 @@ public class Compactor {
         long closedAfter = Resolution.WINDOW_MS + config.storage().compactionGrace().toMillis();
         long[] retained = retentionStarts(nowMs);
         List<Long> days = new ArrayList<>();
+        List<Object[]> windows = new ArrayList<>();
         return pool.withTransaction(conn -> conn.preparedQuery(CLOSED).execute(Tuple.of(closedAfter, nowMs, limit))
                 .chain(rows -> {
-                    List<Object[]> windows = new ArrayList<>();
                     for (Row r : rows) {
                         windows.add(new Object[] {r.getString("node"), r.getLong("window_ms")});
                         days.add(r.getLong("window_ms"));
@@ -81,7 +83,9 @@ public class Compactor {
                                     .transformToUniAndConcatenate(w -> compact(conn, (String) w[0], (Long) w[1], retained))
                                     .collect().last())
                             .replaceWith(windows.size());
-                }));
+                }))
+                // this replica knows at once (the notices of the commit reach every replica a moment later)
+                .invoke(() -> windows.forEach(w -> notices.wrote(BlockReads.headToken((String) w[0]))));
     }
 
     /** The first kept instant of raw, 1-minute and 1-hour data. */

@@ -64,6 +64,8 @@ public class RetentionJob {
                 .chain(() -> pool.preparedQuery("DELETE FROM series WHERE last_ms < $1").execute(Tuple.of(kept[2])))
                 .chain(() -> pool.preparedQuery("DELETE FROM head_block WHERE max_ms < $1").execute(Tuple.of(kept[2])))
                 .chain(() -> pool.preparedQuery("DELETE FROM head_window WHERE max_ms < $1").execute(Tuple.of(kept[2])))
+                // a dropped partition fires no trigger: every replica forgets what it kept of the stored blocks
+                .chain(() -> pool.query("SELECT pg_notify('" + ChangeNotices.CHANNEL + "', 'all')").execute())
                 .invoke(() -> {
                     if (!dropped.isEmpty()) {
                         LOG.infof("dropped metric partitions past retention: %s", dropped);

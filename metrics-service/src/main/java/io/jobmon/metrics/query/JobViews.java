@@ -1,0 +1,82 @@
+package io.jobmon.metrics.query;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.jobmon.contracts.access.JobAccess;
+import io.jobmon.contracts.readmodel.JobAccessStore;
+import io.jobmon.metrics.jobs.JobInfo;
+import io.jobmon.metrics.jobs.JobRepository;
+import io.jobmon.metrics.jobs.Placements;
+import io.jobmon.metrics.store.ChangeNotices;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a job chart reads of a job before its samples: the job's access facts, its facts and the chart's
+ * {@link JobMetricsService.Lookups}. Read side by side in one round trip, and kept in this replica's memory for the
+ * next chart of the job while no change notice ({@link ChangeNotices}) names the job, one of its nodes (who else ran
+ * there, which series it has) or one of its pods (a series labelled with it). A replica that does not hear notices
+ * reads every time. The access rule is applied to the facts on every call.
+ */
+@ApplicationScoped
+public class JobViews {
+
+    /** A job as a chart sees it: access facts and facts (empty when unknown or deleted), and the lookups. */
+    public record View(Optional<JobAccess> access, Optional<JobInfo> info, JobMetricsService.Lookups lookups) {
+    }
+
+    private record Kept(View view, long seq, List<String> tokens) {
+    }
+
+    private final JobAccessStore access;
+    private final JobRepository jobs;
+    private final JobMetricsService charts;
+    private final ChangeNotices notices;
+    private final Cache<String, Kept> kept = Caffeine.newBuilder().maximumSize(20_000).build();
+
+    public JobViews(JobAccessStore access, JobRepository jobs, JobMetricsService charts, ChangeNotices notices) {
+        this.access = access;
+        this.jobs = jobs;
+        this.charts = charts;
+        this.notices = notices;
+    }
+
+    public Uni<View> get(String jobId, ChartParams params) {
+        String key = jobId + "\n" + new TreeSet<>(params.metrics().stream().map(Catalogue.Entry::name).toList());
+        Kept k = kept.getIfPresent(key);
+        if (k != null && k.tokens().stream().noneMatch(t -> notices.changedSince(k.seq(), t))) {
+            return Uni.createFrom().item(k.view());
+        }
+        long seq = notices.seq(); // before the statements are sent: a change they miss is heard after it
+        return Uni.combine().all().unis(access.find(jobId), jobs.find(jobId), charts.lookups(jobId, params)).asTuple()
+                .map(t -> {
+                    View view = new View(t.getItem1(), t.getItem2(), t.getItem3());
+                    if (notices.listening()) {
+                        kept.put(key, new Kept(view, seq, tokens(jobId, view)));
+                    }
+                    return view;
+                });
+    }
+
+    /** The notices that change a view: the job's own, its nodes' and its pods'. */
+    static List<String> tokens(String jobId, View view) {
+        Set<String> out = new LinkedHashSet<>();
+        out.add("job:" + jobId);
+        for (Placements.Interval i : view.lookups().mine()) {
+            out.add("node:" + i.node());
+        }
+        view.info().ifPresent(info -> info.pods().forEach(p -> out.add("pod:" + p)));
+        return new ArrayList<>(out);
+    }
+
+    /** Forgets every kept view (tests). */
+    void clear() {
+        kept.invalidateAll();
+    }
+}
