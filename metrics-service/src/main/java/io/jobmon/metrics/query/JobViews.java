@@ -38,7 +38,11 @@ public class JobViews {
     private final JobRepository jobs;
     private final JobMetricsService charts;
     private final ChangeNotices notices;
-    private final Cache<String, Kept> kept = Caffeine.newBuilder().maximumSize(20_000).build();
+    /** Bounded by the series and intervals held (a job on many nodes holds thousands of candidate series). */
+    private final Cache<String, Kept> kept = Caffeine.newBuilder().maximumWeight(200_000)
+            .weigher((String key, Kept k) -> 1 + k.view().lookups().candidates().size() + k.view().lookups().mine().size()
+                    + k.view().lookups().others().size())
+            .build();
 
     public JobViews(JobAccessStore access, JobRepository jobs, JobMetricsService charts, ChangeNotices notices) {
         this.access = access;

@@ -172,13 +172,20 @@ public final class MetricsBenchmark {
             double[] jw = latency(jobmon.base() + jmWeek, alice);
             double[] pw = latency(prom.base() + promWeek, null);
             double[] vw = latency(vm.base() + promWeek, null);
+            double[] served = served(mgmtBase);
+            double cpuBefore = Systems.cpuSeconds(jobmon.process().pid());
             double[] jh = latency(jmHour, alice);
+            double cpuPerCall = (Systems.cpuSeconds(jobmon.process().pid()) - cpuBefore) * 1000 / 600;
+            double[] servedAfter = served(mgmtBase);
             double[] ph = latency(prom.base() + promHour, null);
             double[] vh = latency(vm.base() + promHour, null);
             System.out.printf("7-day chart by pod (p50/p99 ms): jobmon %.1f/%.1f, prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n",
                     jw[0], jw[1], pw[0], pw[1], vw[0], vw[1]);
             System.out.printf("1-hour chart at 15 s (p50/p99 ms): jobmon %.1f/%.1f, prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n",
                     jh[0], jh[1], ph[0], ph[1], vh[0], vh[1]);
+            System.out.printf("jobmon 1-hour chart, in the service: mean %.2f ms from request to response (its"
+                    + " http_server_requests timer), %.2f ms of CPU per call (all its threads)%n",
+                    (servedAfter[1] - served[1]) * 1000 / (servedAfter[0] - served[0]), cpuPerCall);
             // where a chart's time goes: an authenticated answer without the database (token, routing, JSON), the same
             // chart over one minute (almost no points), and the 1-hour chart when each call finds its job changed
             double[] live = latency(mgmtBase + "/q/health/live", null); // the management port: no token
@@ -193,6 +200,16 @@ public final class MetricsBenchmark {
                 System.out.printf("jobmon 1-hour chart after its job and node changed, every call (p50/p99 ms): %.1f/%.1f%n",
                         after[0], after[1]);
             }
+            // the 1-hour chart again on each system, now that the 7-day chart's work (its garbage, its compilations) is
+            // long over
+            double cpuAgain = Systems.cpuSeconds(jobmon.process().pid());
+            double[] again = latency(jmHour, alice);
+            double cpuAgainPerCall = (Systems.cpuSeconds(jobmon.process().pid()) - cpuAgain) * 1000 / 600;
+            double[] promAgain = latency(prom.base() + promHour, null);
+            double[] vmAgain = latency(vm.base() + promHour, null);
+            System.out.printf("1-hour chart again, each system last (p50/p99 ms): jobmon %.1f/%.1f (%.2f ms of CPU per call),"
+                    + " prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n", again[0], again[1], cpuAgainPerCall, promAgain[0],
+                    promAgain[1], vmAgain[0], vmAgain[1]);
             // -Dbench.profileCalls=N: the 1-hour chart N times more, for a profiler attached to the service meanwhile
             for (int i = 0; i < Integer.getInteger("bench.profileCalls", 0); i++) {
                 Systems.get(jmHour, alice);
@@ -324,15 +341,18 @@ public final class MetricsBenchmark {
         return (System.nanoTime() - t) / 1e6;
     }
 
-    /** p50 and p99 in ms of {@code url} over 300 calls (a p99 of fewer would be the slowest call) after 20 warm-up calls. */
+    /** p50 and p99 in ms of {@code url} over 300 calls (a p99 of fewer would be the slowest call) after 300 warm-up calls. */
     static double[] latency(String url, String token) throws Exception {
         return latency(url, token, () -> {
         });
     }
 
-    /** p50 and p99 of 300 calls after 20 warm-up calls, {@code before} run ahead of each call, untimed. */
+    /**
+     * p50 and p99 of 300 calls after 300 warm-up calls (every system alike: enough for the JVM's compiler to have
+     * compiled what the call runs), {@code before} run ahead of each call, untimed.
+     */
     static double[] latency(String url, String token, Before before) throws Exception {
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < 300; i++) {
             before.run();
             Systems.get(url, token);
         }
@@ -345,6 +365,23 @@ public final class MetricsBenchmark {
         }
         Collections.sort(ms);
         return new double[] {ms.get(ms.size() / 2), ms.get((int) Math.ceil(0.99 * ms.size()) - 1)};
+    }
+
+    /** The count and seconds of the job metrics endpoint's answers so far, from the service's own HTTP timer. */
+    static double[] served(String mgmtBase) throws Exception {
+        double[] out = new double[2];
+        for (String line : Systems.get(mgmtBase + "/q/metrics", null).split("\n")) {
+            if (line.startsWith("http_server_requests_seconds_") && line.contains("uri=\"/api/v1/jobs/{id}/metrics\"")
+                    && line.contains("status=\"200\"")) {
+                double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                if (line.startsWith("http_server_requests_seconds_count")) {
+                    out[0] += v;
+                } else if (line.startsWith("http_server_requests_seconds_sum")) {
+                    out[1] += v;
+                }
+            }
+        }
+        return out;
     }
 
     interface Before {

@@ -80,13 +80,8 @@ class ReplicaMemoryTest {
     @Test
     void aChartShownAgainComesFromMemoryAndAnotherReplicasNewSamplesReachItByNotice() {
         Job j = job();
-        JobChartsTest.chart(j.id(), j.query());
-        double memory = reads("memory");
-        double database = reads("database");
-        JsonPath again = JobChartsTest.chart(j.id(), j.query());
-        assertEquals(80, Fixtures.points(again, 0));
-        assertEquals(memory + 1, reads("memory"), "shown again, nothing changed: read from memory");
-        assertEquals(database, reads("database"));
+        awaitFromMemory(j);
+        assertEquals(80, Fixtures.points(JobChartsTest.chart(j.id(), j.query()), 0));
 
         // another replica stores two late samples of the job's GPU: a new point after the last, and a correction
         long series = pool.preparedQuery("SELECT id FROM series WHERE node = $1 AND metric = 'DCGM_FI_DEV_GPU_UTIL'")
@@ -104,9 +99,20 @@ class ReplicaMemoryTest {
         assertEquals(70.0, JobChartsTest.value(changed, 0, 80));
         compact();
         assertEquals(81, Fixtures.points(JobChartsTest.chart(j.id(), j.query()), 0), "the same after compaction");
-        double afterChange = reads("memory");
-        JobChartsTest.chart(j.id(), j.query());
-        assertEquals(afterChange + 1, reads("memory"), "read again once, then from memory again");
+        awaitFromMemory(j);
+        assertEquals(70.0, JobChartsTest.value(JobChartsTest.chart(j.id(), j.query()), 0, 80), "and from memory");
+    }
+
+    /**
+     * Shows the chart until a showing is answered from memory: the notice of a compaction this replica made comes
+     * back a moment after it (the replica knew at once), and costs one more read.
+     */
+    static void awaitFromMemory(Job j) {
+        await().atMost(NOTICE).until(() -> {
+            double memory = reads("memory");
+            JobChartsTest.chart(j.id(), j.query());
+            return reads("memory") == memory + 1;
+        });
     }
 
     void compact() {
@@ -142,9 +148,7 @@ class ReplicaMemoryTest {
                 .execute(Tuple.of(j.id())).await().indefinitely();
         await().atMost(NOTICE).until(notices::listening);
         assertEquals(200, chartStatus(j));
-        double memory = reads("memory");
-        JobChartsTest.chart(j.id(), j.query());
-        assertTrue(reads("memory") > memory, "listening again, a chart shown again comes from memory");
+        awaitFromMemory(j); // listening again, a chart shown again comes from memory
     }
 
     static int chartStatus(Job j) {
