@@ -21,7 +21,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -168,17 +167,17 @@ public final class MetricsBenchmark {
                     + Instant.ofEpochMilli(hourFrom) + "&to=" + Instant.ofEpochMilli(now);
             String jmHourPath = jmHour.substring(jobmon.base().length());
             // the first call of each chart: nothing of it decoded yet in this process, the code not yet compiled
-            System.out.printf("jobmon first calls (ms): 7-day %.1f, 1-hour %.1f%n", firstWeek, once(jmHour, alice));
-            double[] jw = latency(jobmon.base() + jmWeek, alice);
-            double[] pw = latency(prom.base() + promWeek, null);
-            double[] vw = latency(vm.base() + promWeek, null);
-            double[] served = served(mgmtBase);
+            System.out.printf("jobmon first calls (ms): 7-day %.1f, 1-hour %.1f%n", firstWeek, Latency.once(jmHour, alice));
+            double[] jw = Latency.latency(jobmon.base() + jmWeek, alice);
+            double[] pw = Latency.latency(prom.base() + promWeek, null);
+            double[] vw = Latency.latency(vm.base() + promWeek, null);
+            double[] served = Latency.served(mgmtBase);
             double cpuBefore = Systems.cpuSeconds(jobmon.process().pid());
-            double[] jh = latency(jmHour, alice);
+            double[] jh = Latency.latency(jmHour, alice);
             double cpuPerCall = (Systems.cpuSeconds(jobmon.process().pid()) - cpuBefore) * 1000 / 600;
-            double[] servedAfter = served(mgmtBase);
-            double[] ph = latency(prom.base() + promHour, null);
-            double[] vh = latency(vm.base() + promHour, null);
+            double[] servedAfter = Latency.served(mgmtBase);
+            double[] ph = Latency.latency(prom.base() + promHour, null);
+            double[] vh = Latency.latency(vm.base() + promHour, null);
             System.out.printf("7-day chart by pod (p50/p99 ms): jobmon %.1f/%.1f, prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n",
                     jw[0], jw[1], pw[0], pw[1], vw[0], vw[1]);
             System.out.printf("1-hour chart at 15 s (p50/p99 ms): jobmon %.1f/%.1f, prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n",
@@ -188,25 +187,25 @@ public final class MetricsBenchmark {
                     (servedAfter[1] - served[1]) * 1000 / (servedAfter[0] - served[0]), cpuPerCall);
             // where a chart's time goes: an authenticated answer without the database (token, routing, JSON), the same
             // chart over one minute (almost no points), and the 1-hour chart when each call finds its job changed
-            double[] live = latency(mgmtBase + "/q/health/live", null); // the management port: no token
-            double[] cat = latency(jobmon.base() + "/api/v1/metrics/catalogue", alice);
-            double[] minute = latency(jobmon.base() + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&from="
+            double[] live = Latency.latency(mgmtBase + "/q/health/live", null); // the management port: no token
+            double[] cat = Latency.latency(jobmon.base() + "/api/v1/metrics/catalogue", alice);
+            double[] minute = Latency.latency(jobmon.base() + "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&from="
                     + Instant.ofEpochMilli(now - 60_000) + "&to=" + Instant.ofEpochMilli(now), alice);
             System.out.printf("jobmon floors (p50/p99 ms): liveness (no token, no database) %.1f/%.1f, catalogue (token,"
                     + " no database) %.1f/%.1f, 1-minute chart (~4 points) %.1f/%.1f%n", live[0], live[1],
                     cat[0], cat[1], minute[0], minute[1]);
             try (Connection c = jdbc(db)) {
-                double[] after = latency(jmHour, alice, changed(c));
+                double[] after = Latency.latency(jmHour, alice, Latency.changed(c));
                 System.out.printf("jobmon 1-hour chart after its job and node changed, every call (p50/p99 ms): %.1f/%.1f%n",
                         after[0], after[1]);
             }
             // the 1-hour chart again on each system, now that the 7-day chart's work (its garbage, its compilations) is
             // long over
             double cpuAgain = Systems.cpuSeconds(jobmon.process().pid());
-            double[] again = latency(jmHour, alice);
+            double[] again = Latency.latency(jmHour, alice);
             double cpuAgainPerCall = (Systems.cpuSeconds(jobmon.process().pid()) - cpuAgain) * 1000 / 600;
-            double[] promAgain = latency(prom.base() + promHour, null);
-            double[] vmAgain = latency(vm.base() + promHour, null);
+            double[] promAgain = Latency.latency(prom.base() + promHour, null);
+            double[] vmAgain = Latency.latency(vm.base() + promHour, null);
             System.out.printf("1-hour chart again, each system last (p50/p99 ms): jobmon %.1f/%.1f (%.2f ms of CPU per call),"
                     + " prometheus %.1f/%.1f, victoria-metrics %.1f/%.1f%n", again[0], again[1], cpuAgainPerCall, promAgain[0],
                     promAgain[1], vmAgain[0], vmAgain[1]);
@@ -219,8 +218,8 @@ public final class MetricsBenchmark {
                 for (int i = 0; i < 300; i++) {
                     Systems.get(gateway.base() + (i % 2 == 0 ? jmWeek : jmHourPath), alice);
                 }
-                double[] gw = latency(gateway.base() + jmWeek, alice);
-                double[] gh = latency(gateway.base() + jmHourPath, alice);
+                double[] gw = Latency.latency(gateway.base() + jmWeek, alice);
+                double[] gh = Latency.latency(gateway.base() + jmHourPath, alice);
                 System.out.printf("through the gateway (p50/p99 ms): 7-day %.1f/%.1f, 1-hour %.1f/%.1f%n", gw[0], gw[1],
                         gh[0], gh[1]);
             }
@@ -334,74 +333,6 @@ public final class MetricsBenchmark {
         return out.toString();
     }
 
-    /** One call's time in ms. */
-    static double once(String url, String token) throws Exception {
-        long t = System.nanoTime();
-        Systems.get(url, token);
-        return (System.nanoTime() - t) / 1e6;
-    }
-
-    /** p50 and p99 in ms of {@code url} over 300 calls (a p99 of fewer would be the slowest call) after 300 warm-up calls. */
-    static double[] latency(String url, String token) throws Exception {
-        return latency(url, token, () -> {
-        });
-    }
-
-    /**
-     * p50 and p99 of 300 calls after 300 warm-up calls (every system alike: enough for the JVM's compiler to have
-     * compiled what the call runs), {@code before} run ahead of each call, untimed.
-     */
-    static double[] latency(String url, String token, Before before) throws Exception {
-        for (int i = 0; i < 300; i++) {
-            before.run();
-            Systems.get(url, token);
-        }
-        List<Double> ms = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            before.run();
-            long t = System.nanoTime();
-            Systems.get(url, token);
-            ms.add((System.nanoTime() - t) / 1e6);
-        }
-        Collections.sort(ms);
-        return new double[] {ms.get(ms.size() / 2), ms.get((int) Math.ceil(0.99 * ms.size()) - 1)};
-    }
-
-    /** The count and seconds of the job metrics endpoint's answers so far, from the service's own HTTP timer. */
-    static double[] served(String mgmtBase) throws Exception {
-        double[] out = new double[2];
-        for (String line : Systems.get(mgmtBase + "/q/metrics", null).split("\n")) {
-            if (line.startsWith("http_server_requests_seconds_") && line.contains("uri=\"/api/v1/jobs/{id}/metrics\"")
-                    && line.contains("status=\"200\"")) {
-                double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                if (line.startsWith("http_server_requests_seconds_count")) {
-                    out[0] += v;
-                } else if (line.startsWith("http_server_requests_seconds_sum")) {
-                    out[1] += v;
-                }
-            }
-        }
-        return out;
-    }
-
-    interface Before {
-        void run() throws Exception;
-    }
-
-    /**
-     * Before each call, the change notices of the query job and its node, as when a scrape or an event of the job
-     * lands between two views: the chart then reads every lookup and its blocks from the database again (what stayed
-     * decoded is not decoded again). 20 ms for the notice to arrive.
-     */
-    static Before changed(Connection c) {
-        return () -> {
-            try (Statement s = c.createStatement()) {
-                s.execute("SELECT pg_notify('metrics_changes', 'head:query-node-000'),"
-                        + " pg_notify('metrics_changes', 'job:query-job')");
-            }
-            Thread.sleep(20);
-        };
-    }
 
     static void sendJob(String bootstrap, long startMs) {
         Properties p = new Properties();

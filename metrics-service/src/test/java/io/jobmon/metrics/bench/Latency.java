@@ -1,0 +1,83 @@
+package io.jobmon.metrics.bench;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** How the benchmark times calls: one call, p50 and p99 after a warm-up, and the service's own count of its answers. */
+final class Latency {
+
+    private Latency() {
+    }
+
+    /** One call's time in ms. */
+    static double once(String url, String token) throws Exception {
+        long t = System.nanoTime();
+        Systems.get(url, token);
+        return (System.nanoTime() - t) / 1e6;
+    }
+
+    /** p50 and p99 in ms of {@code url} over 300 calls (a p99 of fewer would be the slowest call) after 300 warm-up calls. */
+    static double[] latency(String url, String token) throws Exception {
+        return latency(url, token, () -> {
+        });
+    }
+
+    /**
+     * p50 and p99 of 300 calls after 300 warm-up calls (every system alike: enough for the JVM's compiler to have
+     * compiled what the call runs), {@code before} run ahead of each call, untimed.
+     */
+    static double[] latency(String url, String token, Before before) throws Exception {
+        for (int i = 0; i < 300; i++) {
+            before.run();
+            Systems.get(url, token);
+        }
+        List<Double> ms = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            before.run();
+            long t = System.nanoTime();
+            Systems.get(url, token);
+            ms.add((System.nanoTime() - t) / 1e6);
+        }
+        Collections.sort(ms);
+        return new double[] {ms.get(ms.size() / 2), ms.get((int) Math.ceil(0.99 * ms.size()) - 1)};
+    }
+
+    /** The count and seconds of the job metrics endpoint's answers so far, from the service's own HTTP timer. */
+    static double[] served(String mgmtBase) throws Exception {
+        double[] out = new double[2];
+        for (String line : Systems.get(mgmtBase + "/q/metrics", null).split("\n")) {
+            if (line.startsWith("http_server_requests_seconds_") && line.contains("uri=\"/api/v1/jobs/{id}/metrics\"")
+                    && line.contains("status=\"200\"")) {
+                double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                if (line.startsWith("http_server_requests_seconds_count")) {
+                    out[0] += v;
+                } else if (line.startsWith("http_server_requests_seconds_sum")) {
+                    out[1] += v;
+                }
+            }
+        }
+        return out;
+    }
+
+    interface Before {
+        void run() throws Exception;
+    }
+
+    /**
+     * Before each call, the change notices of the query job and its node, as when a scrape or an event of the job
+     * lands between two views: the chart then reads every lookup and its blocks from the database again (what stayed
+     * decoded is not decoded again). 20 ms for the notice to arrive.
+     */
+    static Before changed(Connection c) {
+        return () -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SELECT pg_notify('metrics_changes', 'head:query-node-000'),"
+                        + " pg_notify('metrics_changes', 'job:query-job')");
+            }
+            Thread.sleep(20);
+        };
+    }
+}
