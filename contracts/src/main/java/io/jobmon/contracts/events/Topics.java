@@ -14,6 +14,8 @@ public final class Topics {
     public static final String METRICS_SAMPLES = "jobmon.metrics.samples";
     /** Log records in the shippers' own JSON forms (Fluent Bit, Vector); key cluster/namespace/pod/container. */
     public static final String LOGS_LINES = "jobmon.logs.lines";
+    /** Which pod held which GPU when ({@link GpuHolding}), from metrics-service; key node/uuid. */
+    public static final String GPU_HOLDINGS = "jobmon.gpu.holdings";
     /** Finished diagnoses; key jobId. */
     public static final String DIAGNOSES = "jobmon.diagnoses";
 

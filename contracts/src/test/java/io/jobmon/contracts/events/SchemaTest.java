@@ -60,6 +60,8 @@ class SchemaTest {
                 new double[] {97, 98.5}))));
         assertValid("diagnosis-finished.schema.json",
                 new DiagnosisFinished("d-1", "j-1", "JOB_FAILED", "GPU_OOM", "TERMINATE", "CUDA OOM", 0.95, T));
+        assertValid("gpu-holding.schema.json", new GpuHolding("prod-a", "gpu-node-7", "7", "GPU-5c1d", "00000000:CB:00.0",
+                "nvidia7", "NVIDIA A800-SXM4-80GB", "team-a", "llama-sft-0", T, null));
         assertValid("k8s-raw-object.schema.json", new K8sRawObject("prod-a", "cn-north", "ADDED",
                 CloudEvents.MAPPER.createObjectNode().put("kind", "Pod").set("metadata",
                         CloudEvents.MAPPER.createObjectNode().put("name", "llama-sft-0"))));
