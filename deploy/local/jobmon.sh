@@ -374,7 +374,7 @@ sim_tool() {
 cmd_demo() { sim_tool io.jobmon.sim.stack.DemoMain "$@"; }
 
 cmd_replay() {
-  (($# > 0)) || die "usage: ./jobmon replay [--user alice] [--project project-nlp] BUNDLE.json... (e.g. deploy/e2e/src/test/resources/diagnosis-samples/008-gpu_oom.json)"
+  (($# > 0)) || die "usage: ./jobmon replay [--user alice] [--project project-nlp] BUNDLE.json... (e.g. diagnosis-service/src/test/resources/samples/008-gpu_oom.json), or ./jobmon replay --summary DIR [--max-differ 0]"
   sim_tool io.jobmon.sim.stack.ReplayMain "$@"
 }
 

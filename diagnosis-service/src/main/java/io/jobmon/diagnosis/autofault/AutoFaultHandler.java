@@ -83,6 +83,8 @@ public class AutoFaultHandler {
                     return snapshots.find(tx, current.jobId()).chain(snapshot -> AutoFaultPolicy.afterFailure(
                             current.category(), current.confidence(), config.autoFault().restartOnFailure(),
                             config.autoFault().minConfidence(), snapshot)
+                            .map(decision -> AutoFaultPolicy.foreignEvidence(current.foreignEvidence())
+                                    .orElse(decision))
                             .map(decision -> record(tx, null, current, "RESTART", decision))
                             .orElseGet(() -> Uni.createFrom().item(Optional.<FaultAction>empty())));
                 }))
@@ -98,8 +100,9 @@ public class AutoFaultHandler {
                 return Uni.createFrom().item(Optional.<FaultAction>empty());
             }
             return snapshots.find(tx, current.jobId()).chain(snapshot -> {
-                AutoFaultPolicy.Decision decision = AutoFaultPolicy.decide(current.action(), previous.category(),
-                        current.category(), snapshot);
+                AutoFaultPolicy.Decision decision = AutoFaultPolicy.foreignEvidence(previous.foreignEvidence(),
+                        current.foreignEvidence()).orElseGet(() -> AutoFaultPolicy.decide(current.action(),
+                                previous.category(), current.category(), snapshot));
                 return record(tx, previous.id(), current, current.action(), decision);
             });
         });

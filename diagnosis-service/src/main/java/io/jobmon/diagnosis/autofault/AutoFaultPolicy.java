@@ -25,6 +25,21 @@ public final class AutoFaultPolicy {
     private AutoFaultPolicy() {
     }
 
+    /**
+     * RESTART or TERMINATE only on the job's own evidence (or a node-wide fault it suffers): a decision whose
+     * diagnoses quote evidence not shown to be the job's is skipped, saying which (issue #24).
+     *
+     * @param foreign each deciding diagnosis's {@code foreignEvidence} (null: its evidence is the job's own)
+     */
+    public static Optional<Decision> foreignEvidence(String... foreign) {
+        for (String f : foreign) {
+            if (f != null) {
+                return Optional.of(new Decision(Outcome.SKIPPED, "the deciding evidence is not the job's own: " + f));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Whether an action is one automatic fault handling acts on. */
     public static boolean actionable(String action, String category) {
         return ("RESTART".equals(action) || "TERMINATE".equals(action)) && !"HEALTHY".equals(category);

@@ -150,6 +150,13 @@ public interface DiagnosisConfig {
          * diagnoses; without it they use only what the service knows from Kafka. */
         @WithDefault("false")
         boolean serviceAccount();
+
+        /**
+         * One failure, one automatic diagnosis: a job reported FAILED or ABNORMAL again within this time of its last
+         * automatic diagnosis (ABNORMAL then FAILED, a crash loop) is not diagnosed again.
+         */
+        @WithDefault("30m")
+        Duration failureEpisode();
     }
 
     /** Automatic fault handling of running jobs that opted in ({@code autoFaultHandling}). */
@@ -161,6 +168,13 @@ public interface DiagnosisConfig {
         /** Time between two periodic diagnoses of one job. */
         @WithDefault("5m")
         Duration interval();
+
+        /**
+         * No periodic diagnosis of a job before it has run this long: a job just started has no progress to judge
+         * yet (its first check would say UNKNOWN, or worse).
+         */
+        @WithDefault("10m")
+        Duration warmUp();
 
         /** Opted-in jobs scheduled per round of one instance. */
         @WithDefault("50")

@@ -180,6 +180,11 @@ public final class SourceShapes {
         Json.put(lo, "pod", Json.text(l, "pod"));
         Json.put(lo, "container", Json.text(l, "container"));
         Json.put(lo, "stream", Json.text(l, "stream", "type"));
+        Json.put(lo, "node", Json.text(l, "node"));
+        if (l.path("attribution").isObject()) {
+            // why log-service shows this system line with the job (pod, gpu, node): the guard's proof of ownership
+            lo.set("attribution", l.get("attribution").deepCopy());
+        }
         lo.put("line", line);
         return lo;
     }

@@ -47,7 +47,8 @@ public class JobStatusConsumer {
     public Uni<Void> consume(ConsumerRecord<String, String> record) {
         return rule.handle("job-status", Topics.JOB_STATUS, () -> {
             JobStatusChanged change = Envelopes.JOB_STATUS.data(record.key(), record.value());
-            return needsDiagnosis(change) ? repository.insert(pool, task(change)).replaceWithVoid()
+            return needsDiagnosis(change)
+                    ? repository.insertFailure(pool, task(change), config.automatic().failureEpisode()).replaceWithVoid()
                     : Uni.createFrom().voidItem();
         });
     }
@@ -58,7 +59,8 @@ public class JobStatusConsumer {
 
     /**
      * One automatic diagnosis per failure: a job fails once (a second FAILED record only refines its reason, e.g.
-     * the pod's OOMKilled after the Job controller's BackoffLimitExceeded); it may become ABNORMAL several times.
+     * the pod's OOMKilled after the Job controller's BackoffLimitExceeded); it may become ABNORMAL several times, and
+     * then FAILED: those within {@code automatic.failure-episode} of the last one are the same failure.
      */
     static String dedupeKey(JobStatusChanged c) {
         return "status:" + c.jobId() + ":" + (c.status() == JobStatus.FAILED ? "FAILED" : c.sequence());

@@ -35,6 +35,25 @@ public class DiagnosisRepository {
         return db.preparedQuery(sql).execute(args).map(rows -> rows.rowCount() == 1);
     }
 
+    /**
+     * Stores an automatic JOB_FAILED task unless the job got one in the last {@code episode}: one failure is one
+     * diagnosis, though it is reported several times (ABNORMAL, then FAILED; a crash loop going ABNORMAL again and
+     * again). False when nothing was stored.
+     */
+    public Uni<Boolean> insertFailure(SqlClient db, NewTask t, Duration episode) {
+        String sql = "INSERT INTO diagnosis (id, job_id, trigger, trigger_key, status, requested_by, window_from, "
+                + "window_to, metrics, hint, locale, seed, not_before) SELECT $1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, "
+                + "$9, $10, $11::text::jsonb, now() + make_interval(secs => $12) WHERE NOT EXISTS (SELECT 1 FROM "
+                + "diagnosis p WHERE p.job_id = $2 AND p.trigger = 'JOB_FAILED' AND p.created_at > now() - "
+                + "make_interval(secs => $13)) ON CONFLICT (trigger_key) DO NOTHING";
+        Tuple args = Tuple.tuple().addValue(t.id()).addValue(t.jobId()).addValue(t.trigger().name())
+                .addValue(t.triggerKey()).addValue(t.requestedBy()).addValue(Rows.utc(t.windowFrom()))
+                .addValue(Rows.utc(t.windowTo())).addValue(Rows.array(t.metrics())).addValue(t.hint())
+                .addValue(t.locale()).addValue(Rows.text(t.seed())).addValue(t.handoff().toMillis() / 1000.0)
+                .addValue(episode.toMillis() / 1000.0);
+        return db.preparedQuery(sql).execute(args).map(rows -> rows.rowCount() == 1);
+    }
+
     /** Claims one task for this instance if it is PENDING or its previous claim expired. */
     public Uni<Optional<DiagnosisTask>> claim(SqlClient db, String id, String instance, Duration ttl) {
         String sql = "UPDATE diagnosis SET status = 'RUNNING', attempts = attempts + 1, claimed_by = $2, "
@@ -65,10 +84,12 @@ public class DiagnosisRepository {
     public Uni<Boolean> complete(SqlClient db, String id, String instance, Completion o) {
         String sql = "UPDATE diagnosis SET status = 'DONE', finished_at = now(), claimed_until = NULL, category = $3, "
                 + "action = $4, confidence = $5, result = $6::text::jsonb, missing_sources = $7, source_errors = $8::text::jsonb, "
-                + "evidence_read = $9::text::jsonb, error = NULL WHERE id = $1 AND claimed_by = $2 AND status = 'RUNNING'";
+                + "evidence_read = $9::text::jsonb, foreign_evidence = $10, error = NULL "
+                + "WHERE id = $1 AND claimed_by = $2 AND status = 'RUNNING'";
         Tuple args = Tuple.tuple().addValue(id).addValue(instance).addValue(o.category()).addValue(o.action())
                 .addValue(o.confidence()).addValue(o.resultJson()).addValue(Rows.array(o.missingSources()))
-                .addValue(Rows.text(o.sourceErrors())).addValue(Rows.text(o.evidenceRead()));
+                .addValue(Rows.text(o.sourceErrors())).addValue(Rows.text(o.evidenceRead()))
+                .addValue(o.foreignEvidence());
         return db.preparedQuery(sql).execute(args).map(rows -> rows.rowCount() == 1);
     }
 
@@ -94,6 +115,7 @@ public class DiagnosisRepository {
 
     /** A finished analysis as stored; {@code evidenceRead}: what was read of each source. */
     public record Completion(String category, String action, double confidence, String resultJson,
-            List<String> missingSources, Map<String, String> sourceErrors, Map<String, Object> evidenceRead) {
+            List<String> missingSources, Map<String, String> sourceErrors, Map<String, Object> evidenceRead,
+            String foreignEvidence) {
     }
 }

@@ -20,7 +20,7 @@ final class Rows {
     static final String DIAGNOSIS_COLUMNS = "id, job_id, trigger, status, requested_by, window_from, window_to, metrics, "
             + "hint, locale, seed::text AS seed, created_at, started_at, finished_at, attempts, category, action, "
             + "confidence, result::text AS result, missing_sources, source_errors::text AS source_errors, error, "
-            + "evidence_read::text AS evidence_read";
+            + "evidence_read::text AS evidence_read, foreign_evidence";
 
     private Rows() {
     }
@@ -33,7 +33,8 @@ final class Rows {
                 json(r.getString("seed")), instant(r, "created_at"), instant(r, "started_at"),
                 instant(r, "finished_at"), r.getInteger("attempts"), r.getString("category"), r.getString("action"),
                 r.getDouble("confidence"), json(r.getString("result")), strings(r.getArrayOfStrings("missing_sources")),
-                map(r.getString("source_errors")), r.getString("error"), json(r.getString("evidence_read")));
+                map(r.getString("source_errors")), r.getString("error"), json(r.getString("evidence_read")),
+                r.getString("foreign_evidence"));
     }
 
     static Instant instant(Row r, String column) {

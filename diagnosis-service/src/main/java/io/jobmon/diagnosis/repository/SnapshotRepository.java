@@ -3,6 +3,7 @@ package io.jobmon.diagnosis.repository;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.diagnosis.config.DiagnosisConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -20,19 +21,37 @@ import java.util.Optional;
 @ApplicationScoped
 public class SnapshotRepository {
 
-    /** Stores the snapshot unless a newer one is stored; (un)schedules the job's periodic diagnoses. */
+    private final Duration warmUp;
+
+    public SnapshotRepository(DiagnosisConfig config) {
+        this.warmUp = config.autoFault().warmUp();
+    }
+
+    /**
+     * Stores the snapshot unless a newer one is stored; (un)schedules the job's periodic diagnoses: the first one
+     * once the job has run for the warm-up ({@link #firstCheck}).
+     */
     public Uni<Void> apply(SqlClient db, JobSnapshot s) {
         boolean watched = s.autoFaultHandling() && s.status() == JobStatus.RUNNING && !s.deleted();
         String sql = "INSERT INTO job_snapshot AS j (job_id, version, status, auto_fault_handling, deleted, snapshot, "
-                + "next_check_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, CASE WHEN $7 THEN now() END, now()) "
+                + "next_check_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, CASE WHEN $7 THEN $8::timestamptz END, now()) "
                 + "ON CONFLICT (job_id) DO UPDATE SET version = EXCLUDED.version, status = EXCLUDED.status, "
                 + "auto_fault_handling = EXCLUDED.auto_fault_handling, deleted = EXCLUDED.deleted, "
                 + "snapshot = EXCLUDED.snapshot, updated_at = now(), "
-                + "next_check_at = CASE WHEN $7 THEN coalesce(j.next_check_at, now()) END "
+                + "next_check_at = CASE WHEN $7 THEN coalesce(j.next_check_at, $8::timestamptz) END "
                 + "WHERE j.version < EXCLUDED.version";
+        java.time.OffsetDateTime first = firstCheck(s.startedAt(), java.time.Instant.now(), warmUp)
+                .atOffset(java.time.ZoneOffset.UTC);
         return db.preparedQuery(sql).execute(Tuple.tuple().addValue(s.jobId()).addValue(s.version())
                 .addValue(s.status() == null ? null : s.status().name()).addValue(s.autoFaultHandling())
-                .addValue(s.deleted()).addValue(CloudEvents.toJson(s)).addValue(watched)).replaceWithVoid();
+                .addValue(s.deleted()).addValue(CloudEvents.toJson(s)).addValue(watched).addValue(first))
+                .replaceWithVoid();
+    }
+
+    /** When a running job's first periodic diagnosis is due: once it has run {@code warmUp} (from now if unknown). */
+    public static java.time.Instant firstCheck(java.time.Instant startedAt, java.time.Instant now, Duration warmUp) {
+        java.time.Instant first = (startedAt == null || startedAt.isAfter(now) ? now : startedAt).plus(warmUp);
+        return first.isBefore(now) ? now : first;
     }
 
     /** A tombstone: the job is gone, stop watching it. */

@@ -14,12 +14,14 @@ import java.util.Map;
  * @param result the diagnosis in the contract's JSON form (diagnosis.md), null until DONE
  * @param sourceErrors per missing source, why it was missing
  * @param evidenceRead what was read of each source (lines per log read, events, metric series and points)
+ * @param foreignEvidence why the deciding evidence is not shown to be the job's own (then automatic fault
+ *        handling does not act on it); null when it is
  */
 public record DiagnosisTask(String id, String jobId, Trigger trigger, Status status, String requestedBy,
         Instant windowFrom, Instant windowTo, List<String> metrics, String hint, String locale, JsonNode seed,
         Instant createdAt, Instant startedAt, Instant finishedAt, int attempts, String category, String action,
         Double confidence, JsonNode result, List<String> missingSources, Map<String, String> sourceErrors,
-        String error, JsonNode evidenceRead) {
+        String error, JsonNode evidenceRead, String foreignEvidence) {
 
     /** Who asked for it. */
     public enum Trigger {

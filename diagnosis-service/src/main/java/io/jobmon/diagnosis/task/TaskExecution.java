@@ -72,7 +72,7 @@ public class TaskExecution {
             Diagnosis d = both.english();
             DiagnosisRepository.Completion outcome = new DiagnosisRepository.Completion(d.category().name(),
                     d.action().name(), d.confidence(), CloudEvents.toJson(both), gathered.missingSources(),
-                    gathered.sourceErrors(), gathered.read());
+                    gathered.sourceErrors(), gathered.read(), EvidenceOwnership.foreign(d, gathered.bundle()));
             // The result and its event on jobmon.diagnoses commit together (the outbox publishes after).
             boolean stored = pool.withTransaction(tx -> repository.complete(tx, task.id(), instance, outcome)
                     .call(done -> !done ? Uni.createFrom().voidItem() : events.finished(tx, task.id(), task.jobId(),

@@ -95,12 +95,19 @@ class AutomaticDiagnosisTest {
         // the pod's own cause after the Job controller's verdict: the same failure, not a second one
         Records.sendStatus(job, Records.status(job, JobStatus.FAILED, 12, "OOMKilled", "OOMKilled", "OOMKilled", 137));
         Records.sendStatus(job, Records.status(job, JobStatus.RUNNING, 13, null, null, null, null));
+        // a crash loop: ABNORMAL, then FAILED once the Job controller gives up — one failure, one diagnosis
+        String loop = Jobs.job(Jobs.newId("loop")).publish();
+        Records.sendStatus(loop, Records.status(loop, JobStatus.ABNORMAL, 4, "CrashLoopBackOff",
+                "back-off 40s restarting failed container", "CrashLoopBackOff", 1));
+        Records.sendStatus(loop, Records.status(loop, JobStatus.FAILED, 5, "BackoffLimitExceeded",
+                "Job has reached the specified backoff limit", "BackoffLimitExceeded", null));
         // a later record of another job on the same partition proves both copies were consumed
         String barrier = Jobs.job(Jobs.newId("barrier")).publish();
         Records.sendStatus(barrier, Records.status(barrier, JobStatus.FAILED, 1, "Error", "exit 1", "Error", 1));
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> Diagnoses.history(Tokens.alice(), barrier)
                 .getList("items").size() == 1);
         assertEquals(1, Diagnoses.history(Tokens.alice(), job).getList("items").size());
+        assertEquals(1, Diagnoses.history(Tokens.alice(), loop).getList("items").size());
     }
 
     @Test

@@ -50,6 +50,22 @@ public interface JobsConfig {
 
     Tags tags();
 
+    Commands commands();
+
+    /** What job-service requires of a command on jobmon.job.commands before it acts on it. */
+    interface Commands {
+        /** CloudEvent sources whose commands are taken (the producer of automatic fault handling). */
+        @WithDefault("/jobmon/diagnosis-service")
+        List<String> trustedSources();
+
+        /**
+         * How long a command may wait for the diagnoses it names to arrive on jobmon.diagnoses (read independently)
+         * before it is dead-lettered as unjustified.
+         */
+        @WithDefault("2m")
+        Duration diagnosisWait();
+    }
+
     Volumes volumes();
 
     interface Tags {

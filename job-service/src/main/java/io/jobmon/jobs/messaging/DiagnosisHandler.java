@@ -35,7 +35,8 @@ public class DiagnosisHandler {
     }
 
     public Uni<Void> apply(DiagnosisFinished d) {
-        return pool.withTransaction(tx -> applied.claimDiagnosis(tx, d.diagnosisId(), d.jobId()).chain(first -> {
+        return pool.withTransaction(tx -> applied.claimDiagnosis(tx, new CommandRepository.KnownDiagnosis(
+                d.diagnosisId(), d.jobId(), d.category(), d.action(), d.trigger())).chain(first -> {
             if (!first) {
                 return Uni.createFrom().voidItem();
             }

@@ -43,6 +43,9 @@ public class JobEventConsumers {
 
     @Incoming("job-commands")
     public Uni<Void> onCommand(ConsumerRecord<String, String> r) {
-        return rule.handle("job-commands", Topics.JOB_COMMANDS, () -> commands.apply(Envelopes.JOB_COMMAND.data(r.key(), r.value())));
+        return rule.handle("job-commands", Topics.JOB_COMMANDS, () -> {
+            var event = Envelopes.JOB_COMMAND.open(r.key(), r.value());
+            return commands.apply(event.data(), event.source());
+        });
     }
 }

@@ -50,7 +50,9 @@ class OutageTest {
 
 
     static void send(String topic, String key, String type, Object data) {
-        KafkaTestClient.send(topic, key, CloudEvents.encode("/test", type, key, data));
+        // commands are taken only from automatic fault handling's producer
+        String source = Topics.JOB_COMMANDS.equals(topic) ? "/jobmon/diagnosis-service" : "/test";
+        KafkaTestClient.send(topic, key, CloudEvents.encode(source, type, key, data));
     }
 
 
@@ -59,7 +61,7 @@ class OutageTest {
     void aDatabaseOutageLongerThanAnyRetryBudgetDeadLettersNothingAndAppliesEverythingOnce() {
         String running = TestJobs.submit(Tokens.alice());
         String failing = TestJobs.submit(Tokens.alice());
-        String terminated = TestJobs.submit(Tokens.alice());
+        String terminated = TestJobs.submit(Tokens.alice(), TestJobs.spec(java.util.Map.of("autoFaultHandling", true)));
         send(Topics.JOB_STATUS, terminated, JobStatusChanged.TYPE, TestJobs.status(terminated, JobStatus.RUNNING, 1, "Started"));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())
                 .get("/api/v1/jobs/" + terminated).then().body("status", equalTo("RUNNING")));
@@ -73,8 +75,13 @@ class OutageTest {
             send(Topics.DIAGNOSES, failing, DiagnosisFinished.TYPE, new DiagnosisFinished(diagnosis, failing, "JOB_FAILED",
                     "GPU_OOM", "TERMINATE", "CUDA out of memory", 0.9, Instant.now()));
             String command = "c-" + UUID.randomUUID();
+            for (String d : List.of("d-1-" + terminated, "d-2-" + terminated)) {
+                send(Topics.DIAGNOSES, terminated, DiagnosisFinished.TYPE, new DiagnosisFinished(d, terminated,
+                        "PERIODIC", "NCCL_COMMUNICATION_ERROR", "TERMINATE", "NCCL timeout", 0.9, Instant.now()));
+            }
             send(Topics.JOB_COMMANDS, terminated, JobCommand.TYPE, new JobCommand(command, terminated,
-                    JobCommand.Kind.TERMINATE, List.of("d-1", "d-2"), "NCCL timeout twice", Instant.now()));
+                    JobCommand.Kind.TERMINATE, List.of("d-1-" + terminated, "d-2-" + terminated), "NCCL timeout twice",
+                    Instant.now()));
 
             // Clients: a 503 problem with Retry-After, never a 500.
             given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs").then().statusCode(503)

@@ -105,6 +105,22 @@ class StatusMachineTest {
         assertEquals(STOPPING, running.update().status());
     }
 
+    /** The guard stopped it: the cluster's "Stopped" confirms the stop but does not replace who stopped it and why. */
+    @Test
+    void theEndOfAStopKeepsTheStopsReasonAndWords() {
+        io.jobmon.contracts.i18n.Text words = io.jobmon.contracts.i18n.Text.of("job.message.terminated-by-guard",
+                "d-1, d-2", io.jobmon.contracts.i18n.Text.of("category.CONTAINER_OOM"));
+        JobRecord stopping = new JobRecord("j-1", "t1", "alice", "project-nlp", "n", "c", "r", "ns", "q",
+                Priority.NORMAL, STOPPING, "TerminatedByFaultHandling", "stopped by automatic fault handling", words,
+                null, null, null, "A800", 1, 1, Visibility.PRIVATE, List.of(), List.of(), null, false, true, 0, "j-1",
+                1, AttemptCause.INITIAL, null, null, null, 0, null, T0, null, T0, null, 3, 1, T0);
+        Decision d = StatusMachine.onEvent(stopping, event(STOPPED, 4, "Stopped", 30));
+        assertEquals(STOPPED, d.update().status());
+        assertEquals("TerminatedByFaultHandling", d.update().reason());
+        assertEquals(words, d.update().messageText());
+        assertEquals("stopped by automatic fault handling", d.update().message());
+    }
+
     @Test
     void aNewPendingReasonIsATimelineEntryButTheSameOneIsNot() {
         JobRecord pending = job(PENDING, 1, null, null);

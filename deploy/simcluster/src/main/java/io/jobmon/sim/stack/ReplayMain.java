@@ -16,7 +16,8 @@ import java.util.concurrent.Future;
  * {@code ./jobmon replay BUNDLE.json...}: each bundle becomes a job on the sim (see {@link Replayer}), its diagnosis
  * through the intake is printed beside the analysis of the bundle itself. Several bundles are replayed at once, as
  * separate jobs. Exit 0 when every diagnosis through the intake has the category and action of its analysis, 3 when
- * one differs, 1 when a replay failed.
+ * one differs, 1 when a replay failed. With {@code --summary DIR}: every bundle of a folder, one table
+ * ({@link ReplaySummary}).
  */
 public final class ReplayMain {
 
@@ -26,14 +27,23 @@ public final class ReplayMain {
     public static void main(String[] args) throws Exception {
         Locale.setDefault(Locale.ROOT);
         StackOptions.Parsed p = StackOptions.parse(args);
-        if (p.rest().isEmpty()) {
-            System.err.println("usage: ./jobmon replay [--user alice] [--project project-nlp] [--timeout 300] BUNDLE.json...");
+        String summary = p.flags().get("summary");
+        if (p.rest().isEmpty() && summary == null) {
+            System.err.println("usage: ./jobmon replay [--user alice] [--project project-nlp] [--timeout 300] BUNDLE.json...\n"
+                    + "       ./jobmon replay --summary DIR [DIR...] [--max-differ 0] [--parallel 4]");
             System.exit(2);
         }
         String user = p.flags().getOrDefault("user", "alice");
         Replayer replayer = new Replayer(new StackClient(p.options()), user,
                 p.flags().getOrDefault("project", "project-nlp"),
                 Duration.ofSeconds(Long.parseLong(p.flags().getOrDefault("timeout", "300"))));
+        if (summary != null) {
+            List<Path> dirs = new ArrayList<>(List.of(Path.of(summary)));
+            p.rest().forEach(r -> dirs.add(Path.of(r)));
+            System.exit(ReplaySummary.run(replayer, dirs,
+                    Integer.parseInt(p.flags().getOrDefault("parallel", "4")),
+                    Double.parseDouble(p.flags().getOrDefault("max-differ", "0")), System.out));
+        }
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(8, p.rest().size()));
         List<Future<Replayer.Outcome>> runs = new ArrayList<>();
         for (String file : p.rest()) {

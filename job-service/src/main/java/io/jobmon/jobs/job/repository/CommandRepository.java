@@ -48,9 +48,23 @@ public class CommandRepository {
                         Times.instant(r.getOffsetDateTime("received_at")))));
     }
 
-    /** Records that a diagnosis was applied; false when it was already. */
-    public Uni<Boolean> claimDiagnosis(SqlClient db, String diagnosisId, String jobId) {
-        return db.preparedQuery("INSERT INTO diagnosis_applied (diagnosis_id, job_id) VALUES ($1, $2) "
-                + "ON CONFLICT DO NOTHING").execute(Tuple.of(diagnosisId, jobId)).map(rows -> rows.rowCount() == 1);
+    /** A diagnosis job-service received: its job, root cause, proposed action and what triggered it. */
+    public record KnownDiagnosis(String diagnosisId, String jobId, String category, String action, String trigger) {
+    }
+
+    /** Records that a diagnosis was applied, with what it found; false when it was already. */
+    public Uni<Boolean> claimDiagnosis(SqlClient db, KnownDiagnosis d) {
+        return db.preparedQuery("INSERT INTO diagnosis_applied (diagnosis_id, job_id, category, action, trigger) "
+                + "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING")
+                .execute(Tuple.of(d.diagnosisId(), d.jobId(), d.category(), d.action(), d.trigger()))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    /** The diagnoses among {@code ids} that job-service received (for any job: the caller checks the job). */
+    public Uni<List<KnownDiagnosis>> diagnoses(SqlClient db, List<String> ids) {
+        return db.preparedQuery("SELECT diagnosis_id, job_id, category, action, trigger FROM diagnosis_applied "
+                + "WHERE diagnosis_id = ANY($1)").execute(Tuple.of(ids.toArray(String[]::new)))
+                .map(rows -> JobRepository.list(rows, r -> new KnownDiagnosis(r.getString("diagnosis_id"),
+                        r.getString("job_id"), r.getString("category"), r.getString("action"), r.getString("trigger"))));
     }
 }

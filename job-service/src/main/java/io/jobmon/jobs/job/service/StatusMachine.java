@@ -58,9 +58,12 @@ public final class StatusMachine {
         JobStatus next = target(job.status(), event.status());
         Instant at = event.time();
         boolean changed = next != job.status() || !Objects.equals(event.reason(), job.reason()) && next == event.status();
-        String reason = changed ? event.reason() : job.reason();
-        String message = changed ? event.message() : job.message();
-        io.jobmon.contracts.i18n.Text messageText = changed ? event.messageText() : job.messageText();
+        // The end of a stop jobmon made keeps the stop's own reason and words (who stopped it, or which diagnoses of
+        // automatic fault handling): the cluster only confirms it ("Stopped").
+        boolean keepStop = job.status() == JobStatus.STOPPING && next == JobStatus.STOPPED && job.reason() != null;
+        String reason = changed && !keepStop ? event.reason() : job.reason();
+        String message = changed && !keepStop ? event.message() : job.message();
+        io.jobmon.contracts.i18n.Text messageText = changed && !keepStop ? event.messageText() : job.messageText();
         Instant started = job.startedAt() == null && next == JobStatus.RUNNING ? at : job.startedAt();
         Instant finished = next.isFinal() ? at : null;
         String failure = job.failureReason();
