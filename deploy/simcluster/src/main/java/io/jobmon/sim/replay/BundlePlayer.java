@@ -248,6 +248,10 @@ public final class BundlePlayer {
             if (!node.isEmpty()) {
                 pb.editSpec().withNodeName(node).endSpec();
             }
+            if (p.hasNonNull("uid")) {
+                // the bundle's own pod UID (its kernel lines name it in cgroup paths): the replayed pod keeps it
+                pb.editMetadata().withUid(p.get("uid").asText()).endMetadata();
+            }
             List<ContainerStatus> statuses = new ArrayList<>();
             for (JsonNode c : p.path("containers")) {
                 String cname = c.path("name").asText("main");
@@ -282,7 +286,9 @@ public final class BundlePlayer {
             ContainerStatusBuilder cs = new ContainerStatusBuilder().withName(name).withImage(image)
                     .withImageID(Images.imageId(image)).withRestartCount(c.path("restartCount").asInt(0))
                     .withReady("running".equals(state)).withStarted("running".equals(state));
-            String id = "running".equals(state) || "terminated".equals(state) ? "containerd://" + Images.containerId(random) : null;
+            String id = !("running".equals(state) || "terminated".equals(state)) ? null
+                    : c.hasNonNull("containerID") ? c.get("containerID").asText()
+                    : "containerd://" + Images.containerId(random);
             cs.withContainerID(id);
             switch (state) {
                 case "running" -> cs.withNewState().withNewRunning().withStartedAt(started).endRunning().endState();

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * the intake and {@code /analyze} disagree (category or action) on at most {@code --max-differ} of the bundles (a
  * fraction, default 0: none), 3 when more do, 1 when a replay failed.
  */
-final class ReplaySummary {
+public final class ReplaySummary {
 
     /** One row of the table; {@code error} set when the replay failed. */
     record Row(String bundle, String key, String intake, String analyze, long seconds, boolean same, String error) {
@@ -31,7 +31,7 @@ final class ReplaySummary {
     }
 
     /** @param dirs folders (walked for {@code *.json}) or bundle files */
-    static int run(Replayer replayer, List<Path> dirs, int parallel, double maxDiffer, PrintStream out)
+    public static int run(Replayer replayer, List<Path> dirs, int parallel, double maxDiffer, PrintStream out)
             throws IOException {
         List<Path> files = new ArrayList<>();
         for (Path dir : dirs) {
