@@ -59,8 +59,9 @@ public final class DiagnosisEngine {
     }
 
     /** Diagnoses once, with every text in English and Chinese: for results stored before anyone reads them. */
-    public BilingualDiagnosis analyzeBilingual(EvidenceBundle bundle) {
-        Objects.requireNonNull(bundle, "bundle");
+    public BilingualDiagnosis analyzeBilingual(EvidenceBundle given) {
+        Objects.requireNonNull(given, "bundle");
+        EvidenceBundle bundle = NodeEvidence.ownOnly(given);
         JobContext ctx = new JobContext(bundle);
         List<ProgressPoint> progress = ProgressParser.parse(bundle.logs());
         BitSet progressLines = new BitSet(bundle.logs().size());
