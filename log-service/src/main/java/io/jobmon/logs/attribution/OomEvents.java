@@ -32,8 +32,12 @@ public final class OomEvents {
 
     public static final OomEvents NONE = new OomEvents();
 
-    /** The lines that may start or own an event: what {@link #of} needs to see (a keyword search finds them). */
-    public static final List<String> KEYWORDS = List.of("oom", "kubepods");
+    /**
+     * Keywords of the lines that start or own an event, what {@link #of} needs to see (a keyword search finds them,
+     * the chunks' filters skipping the rest): {@code oom} ({@code invoked oom-killer}, the {@code oom-kill:} summary,
+     * {@code oom_reaper}), and the cgroup v1 era's {@code Task in … killed as a result of limit of …}.
+     */
+    public static final List<String> KEYWORDS = List.of("oom", "killed as a result of limit");
 
     /** A line to read events from, in time order per node. */
     public record Line(String node, long time, String text) {

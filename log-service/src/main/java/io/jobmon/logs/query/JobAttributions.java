@@ -14,13 +14,13 @@ import java.util.List;
 /**
  * Builds a job's view of its nodes' system lines when a read starts: the job's identity (pods, UIDs, container ids,
  * GPU holdings) and the kernel OOM events of its nodes in its window (a keyword search of the nodes' lines for
- * {@code oom} and {@code kubepods}: the chunks' filters skip the rest). Worker threads.
+ * {@link OomEvents#KEYWORDS}: the chunks' filters skip the rest). Worker threads.
  */
 @ApplicationScoped
 public class JobAttributions {
 
-    /** Kernel lines read per keyword to find OOM events (an event has a few that match). */
-    static final int MAX_OOM_LINES = 20_000;
+    /** Lines read at a time per keyword to find OOM events (an event has a few that match). */
+    static final int PAGE = 5_000;
 
     private final IdentityRepository identities;
     private final ChunkQueries queries;
@@ -50,12 +50,20 @@ public class JobAttributions {
         for (String keyword : OomEvents.KEYWORDS) {
             LineMatcher m = LineMatcher.of(keyword, false, null, config.query().maxRegexLength(),
                     config.query().searchDeadline().toMillis());
-            List<LogReader.Found> found = JobLogs.retrying(() -> reader.read(new LogReader.Request(nodesOnly, from, to, null,
-                    true, MAX_OOM_LINES, m, null)));
-            for (LogReader.Found f : found) {
-                if ("kernel".equals(f.chunk().container())) {
-                    lines.add(new OomEvents.Line(f.chunk().node(), f.position().time(), f.line().text()));
+            Position after = null;
+            while (true) {
+                Position a = after;
+                List<LogReader.Found> found = JobLogs.retrying(() -> reader.read(new LogReader.Request(nodesOnly, from, to, a,
+                        true, PAGE, m, null)));
+                for (LogReader.Found f : found.subList(0, Math.min(PAGE, found.size()))) {
+                    if ("kernel".equals(f.chunk().container())) {
+                        lines.add(new OomEvents.Line(f.chunk().node(), f.position().time(), f.line().text()));
+                    }
                 }
+                if (found.size() <= PAGE) {
+                    break;
+                }
+                after = found.get(PAGE - 1).position();
             }
         }
         lines.sort(Comparator.comparingLong(OomEvents.Line::time));

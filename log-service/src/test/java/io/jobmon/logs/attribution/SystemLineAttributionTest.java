@@ -81,8 +81,10 @@ class SystemLineAttributionTest {
         return out;
     }
 
+    /** The view a read builds: its OOM events from the kernel lines its keyword search finds (not every line). */
     static SystemLineAttribution attribution(List<L> kernel) {
-        OomEvents oom = OomEvents.of(kernel.stream().map(l -> new OomEvents.Line(NODE, l.time(), l.text())).toList());
+        OomEvents oom = OomEvents.of(kernel.stream().filter(l -> OomEvents.KEYWORDS.stream().anyMatch(l.text()::contains))
+                .map(l -> new OomEvents.Line(NODE, l.time(), l.text())).toList());
         return new SystemLineAttribution(A, oom, 30_000 * MS);
     }
 
