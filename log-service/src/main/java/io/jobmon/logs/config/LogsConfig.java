@@ -29,6 +29,22 @@ public interface LogsConfig {
     /** Retention. */
     Retention retention();
 
+    /** Whose a node's system line is (attribution/). */
+    Attribution attribution();
+
+    interface Attribution {
+        /**
+         * How far outside a GPU holding's [from, to] (as metrics-service saw it, a scrape at a time) a line naming the
+         * GPU still counts as the holding pod's.
+         */
+        @WithDefault("30s")
+        Duration holdingSlack();
+
+        /** How often a follow reloads a job's identity (new pods, containers, holdings, OOM events). */
+        @WithDefault("5s")
+        Duration refresh();
+    }
+
     interface Intake {
         /** Pod label naming the job a pod belongs to. */
         @WithDefault("jobmon.io/job-id")

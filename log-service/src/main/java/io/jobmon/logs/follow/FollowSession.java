@@ -1,6 +1,7 @@
 package io.jobmon.logs.follow;
 
 import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.logs.attribution.Attribution;
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkData;
 import io.jobmon.logs.chunk.ChunkRef;
@@ -107,6 +108,9 @@ final class FollowSession {
         if (closed) {
             return;
         }
+        if (scope.attribution() != null) {
+            scope.attribution().refreshIfStale(); // new containers, GPU holdings, OOM events of the job
+        }
         List<ChunkMeta> metas = new ArrayList<>(follows.beyond(scope, cursor, inclusive));
         metas.sort(Comparator.comparingInt(ChunkMeta::partition).thenComparingLong(ChunkMeta::minOffset));
         Map<Integer, Long> bound = new HashMap<>();
@@ -134,6 +138,7 @@ final class FollowSession {
                     return; // compacted or expired meanwhile: the next poll reads its successor
                 }
                 ChunkData d = ChunkCodec.decode(body);
+                Attribution[] mine = scope.attribute(m, d); // a system line only when it is the job's
                 long limit = bound.getOrDefault(m.partition(), Long.MAX_VALUE);
                 for (int l = 0; l < d.size; l++) {
                     if (!cursor.after(m.partition(), d.offsets[l], d.subs[l]) || d.offsets[l] >= limit) {
@@ -142,11 +147,12 @@ final class FollowSession {
                     if (m.system() && (d.times[l] < scope.systemFrom() || d.times[l] >= scope.systemTo())) {
                         continue;
                     }
-                    if (match != null && !match.matches(d.line(l))) {
+                    if (match != null && !match.matches(d.line(l)) || mine != null && mine[l] == null) {
                         continue;
                     }
                     byPartition.computeIfAbsent(m.partition(), k -> new ArrayList<>()).add(new LogReader.Found(m,
-                            new Position(d.times[l], m.partition(), d.offsets[l], d.subs[l]), d.stored(l)));
+                            new Position(d.times[l], m.partition(), d.offsets[l], d.subs[l]), d.stored(l),
+                            mine == null ? null : mine[l]));
                 }
             }
         }

@@ -40,6 +40,10 @@ final class ContainerRecords {
     private String container;
     private String host;
     private String podNodeName;
+    private String podUid;
+    private String containerId;
+    /** The pod's identity, of a known {@code kubernetes} object (one instance per object), or null: made per line. */
+    private PodIdentity identity;
     private boolean labelsKey;
     private String labelsJob;
     private String podLabelsJob;
@@ -83,6 +87,8 @@ final class ContainerRecords {
         buf = value;
         kubernetes = false;
         pod = namespaceName = podNamespace = container = host = podNodeName = labelsJob = podLabelsJob = stream = null;
+        podUid = containerId = null;
+        identity = null;
         labelsKey = false;
         Arrays.fill(timeSet, false);
         Arrays.fill(lineSet, false);
@@ -154,7 +160,7 @@ final class ContainerRecords {
      * recognised by its bytes, and what it says taken as read (a few dozen per decode thread, the most recent first).
      */
     private record Metadata(byte[] bytes, String pod, String namespaceName, String podNamespace, String container,
-            String host, String podNodeName, boolean labelsKey, String labelsJob, String podLabelsJob) {
+            String host, String podNodeName, boolean labelsKey, String labelsJob, String podLabelsJob, PodIdentity identity) {
 
         void use(ContainerRecords r) {
             r.kubernetes = true;
@@ -167,6 +173,7 @@ final class ContainerRecords {
             r.labelsKey = labelsKey;
             r.labelsJob = labelsJob;
             r.podLabelsJob = podLabelsJob;
+            r.identity = identity;
         }
     }
 
@@ -195,8 +202,9 @@ final class ContainerRecords {
         }
         knownCount = Math.min(knownCount + 1, KNOWN);
         System.arraycopy(known, 0, known, 1, knownCount - 1);
+        identity = identity();
         known[0] = new Metadata(Arrays.copyOfRange(buf, start, stop), pod, namespaceName, podNamespace, container, host,
-                podNodeName, labelsKey, labelsJob, podLabelsJob);
+                podNodeName, labelsKey, labelsJob, podLabelsJob, identity);
     }
 
     /** Whether the entry's object closes at {@code buf[i]} (after blanks). */
@@ -210,6 +218,7 @@ final class ContainerRecords {
     private boolean kubernetes(JsonParser p) throws IOException {
         kubernetes = true;
         pod = namespaceName = podNamespace = container = host = podNodeName = labelsJob = podLabelsJob = null;
+        podUid = containerId = null;
         labelsKey = false;
         String name;
         while ((name = p.nextFieldName()) != null) {
@@ -232,7 +241,8 @@ final class ContainerRecords {
                         podLabelsJob = job;
                     }
                 }
-                case "pod_name", "namespace_name", "pod_namespace", "container_name", "host", "pod_node_name" -> {
+                case "pod_name", "namespace_name", "pod_namespace", "container_name", "host", "pod_node_name", "pod_id",
+                        "pod_uid", "docker_id", "container_id" -> {
                     if (t != JsonToken.VALUE_NULL && t != JsonToken.VALUE_STRING) {
                         return false;
                     }
@@ -243,6 +253,8 @@ final class ContainerRecords {
                         case "pod_namespace" -> podNamespace = v;
                         case "container_name" -> container = v;
                         case "host" -> host = v;
+                        case "pod_id", "pod_uid" -> podUid = v;
+                        case "docker_id", "container_id" -> containerId = v;
                         default -> podNodeName = v;
                     }
                 }
@@ -361,7 +373,13 @@ final class ContainerRecords {
         if (key == null) {
             return null; // the general way says why
         }
-        return lineText[l] != null ? new ShipperLine(key, time, stderr, lineText[l])
-                : new ShipperLine(key, time, stderr, buf, lineFrom[l], lineTo[l]);
+        PodIdentity id = identity != null ? identity : identity();
+        return lineText[l] != null ? new ShipperLine(key, time, stderr, lineText[l], id)
+                : new ShipperLine(key, time, stderr, buf, lineFrom[l], lineTo[l], id);
+    }
+
+    private PodIdentity identity() {
+        return PodIdentity.of(namespaceName != null ? namespaceName : podNamespace, pod, podUid, containerId,
+                host != null ? host : podNodeName);
     }
 }

@@ -4,6 +4,7 @@ import io.jobmon.logs.chunk.StoredLine;
 import io.jobmon.logs.config.LogsConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -19,6 +20,9 @@ public final class LineProcessor {
     private final boolean masking;
     private final int maxLineBytes;
     private final Map<StreamKey, Masker.BlockState> blocks = new HashMap<>();
+    /** Pod identities this thread has passed on to be stored (a bounded set: forgetting one only stores it again). */
+    private final Set<PodIdentity> identitiesSeen = new HashSet<>();
+    private PodIdentity lastIdentity;
 
     public LineProcessor(LogsConfig config) {
         LogsConfig.Intake in = config.intake();
@@ -26,6 +30,25 @@ public final class LineProcessor {
         this.masker = new Masker(MaskingRules.of(config.masking().rules()), config.masking().replacement());
         this.masking = config.masking().enabled();
         this.maxLineBytes = in.maxLineBytes();
+    }
+
+    /**
+     * Whether the line's pod identity is one not passed on before (then it is remembered): nearly every line's is the
+     * same instance as the line before's (a container's known metadata), answered without hashing.
+     */
+    public boolean newIdentity(PodIdentity id) {
+        if (id == null || id == lastIdentity) {
+            return false;
+        }
+        lastIdentity = id;
+        if (identitiesSeen.contains(id)) {
+            return false;
+        }
+        if (identitiesSeen.size() >= 100_000) {
+            identitiesSeen.clear();
+        }
+        identitiesSeen.add(id);
+        return true;
     }
 
     public RecordParser parser() {

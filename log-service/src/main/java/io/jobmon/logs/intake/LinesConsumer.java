@@ -45,6 +45,7 @@ public class LinesConsumer {
     private final LineProcessor[] processors;
     private final ExecutorService[] decodeThreads;
     private final PodJobs podJobs;
+    private final PodIdentities identities;
     private final FlushWriter writer;
     private final IngestMetrics metrics;
     private final String topic;
@@ -58,8 +59,10 @@ public class LinesConsumer {
     private static final String CHANNEL = "logs-lines";
     private final ConsumerRule rule;
 
-    public LinesConsumer(LogsConfig config, PodJobs podJobs, FlushWriter writer, IngestMetrics metrics, ConsumerRule rule,
+    public LinesConsumer(LogsConfig config, PodJobs podJobs, PodIdentities identities, FlushWriter writer,
+            IngestMetrics metrics, ConsumerRule rule,
             @ConfigProperty(name = "mp.messaging.incoming.logs-lines.topic") String topic) {
+        this.identities = identities;
         this.rule = rule;
         int threads = Math.max(1, config.intake().decodeThreads());
         this.processors = new LineProcessor[threads];
@@ -78,7 +81,8 @@ public class LinesConsumer {
     }
 
     /** A batch's parsed lines, its invalid records and the last offset read of each partition. */
-    private record Decoded(List<Entry> entries, List<Invalid> invalid, Map<Integer, Long> last, int ignored) {
+    private record Decoded(List<Entry> entries, List<Invalid> invalid, Map<Integer, Long> last, int ignored,
+            List<PodIdentity> identities) {
     }
 
     /**
@@ -100,6 +104,7 @@ public class LinesConsumer {
     public Uni<Void> consume(KafkaRecordBatch<ByteBuffer, ByteBuffer> batch) {
         return decodeInParallel(batch)
                 .call(this::deadLetter)
+                .call(this::storeIdentities)
                 .chain(this::attribute)
                 .invoke(d -> append(d, batch))
                 .chain(this::afterAppend);
@@ -126,7 +131,7 @@ public class LinesConsumer {
             }
         }
         if (work.isEmpty()) {
-            return Uni.createFrom().item(new Decoded(List.of(), List.of(), Map.of(), 0));
+            return Uni.createFrom().item(new Decoded(List.of(), List.of(), Map.of(), 0, List.of()));
         }
         return Uni.join().all(work).andFailFast().map(ds -> {
             if (ds.size() == 1) {
@@ -135,14 +140,16 @@ public class LinesConsumer {
             List<Entry> entries = new ArrayList<>();
             List<Invalid> invalid = new ArrayList<>();
             Map<Integer, Long> last = new HashMap<>();
+            List<PodIdentity> identities = new ArrayList<>();
             int ignored = 0;
             for (Decoded d : ds) {
                 entries.addAll(d.entries());
                 invalid.addAll(d.invalid());
                 last.putAll(d.last());
+                identities.addAll(d.identities());
                 ignored += d.ignored();
             }
-            return new Decoded(entries, invalid, last, ignored);
+            return new Decoded(entries, invalid, last, ignored, identities);
         });
     }
 
@@ -150,6 +157,7 @@ public class LinesConsumer {
         List<Entry> entries = new ArrayList<>(records.size());
         List<Invalid> invalid = new ArrayList<>();
         Map<Integer, Long> last = new HashMap<>();
+        List<PodIdentity> identities = List.of();
         int ignored = 0;
         for (KafkaRecord<ByteBuffer, ByteBuffer> record : records) {
             long offset = offset(record);
@@ -162,6 +170,9 @@ public class LinesConsumer {
                 ignored += parsed.ignored();
                 int sub = 0;
                 for (ShipperLine l : parsed.lines()) {
+                    if (processor.newIdentity(l.identity())) {
+                        (identities.isEmpty() ? identities = new ArrayList<>() : identities).add(l.identity());
+                    }
                     LineProcessor.Processed p = processor.process(l);
                     entries.add(new Entry(partition, l.stream(), l.timeNanos(), offset, sub++, p.flags(), p.text(), p.from(),
                             p.to()));
@@ -170,7 +181,7 @@ public class LinesConsumer {
                 invalid.add(new Invalid(record, e));
             }
         }
-        return new Decoded(entries, invalid, last, ignored);
+        return new Decoded(entries, invalid, last, ignored, identities);
     }
 
     /** The value where Kafka's fetch left it (a heap buffer; the value deserializer copies nothing). */
@@ -209,6 +220,14 @@ public class LinesConsumer {
         return Uni.join().all(nacks).andFailFast().replaceWithVoid();
     }
 
+    /** New pod identities (UID, container id) are stored before their lines (rare: once per container). */
+    private Uni<Void> storeIdentities(Decoded d) {
+        if (d.identities().isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return rule.apply(CHANNEL, () -> identities.store(d.identities()));
+    }
+
     /** User lines without the job label take the job whose snapshot names their pod, if one does yet. */
     private Uni<Decoded> attribute(Decoded d) {
         Set<String> pods = new HashSet<>();
@@ -230,7 +249,7 @@ public class LinesConsumer {
                         ? jobs.get(e.stream().namespace() + "/" + e.stream().pod()) : null;
                 out.add(job == null ? e : e.withStream(e.stream().withJob(job)));
             }
-            return new Decoded(out, d.invalid(), d.last(), d.ignored());
+            return new Decoded(out, d.invalid(), d.last(), d.ignored(), d.identities());
         });
     }
 

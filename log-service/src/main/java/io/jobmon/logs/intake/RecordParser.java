@@ -200,7 +200,10 @@ public final class RecordParser {
         if (key == null) {
             throw new InvalidRecordException("system container '" + container + "' without its node (kubernetes.host)");
         }
-        out.add(new ShipperLine(key, time, stderr, line));
+        String uid = k8s != null ? firstText(k8s, "pod_id", "pod_uid") : firstText(e, "kubernetes.pod_uid", "kubernetes.pod_id");
+        String cid = k8s != null ? firstText(k8s, "docker_id", "container_id")
+                : firstText(e, "kubernetes.container_id", "kubernetes.docker_id");
+        out.add(new ShipperLine(key, time, stderr, line, PodIdentity.of(ns, pod, uid, cid, node)));
     }
 
     /**

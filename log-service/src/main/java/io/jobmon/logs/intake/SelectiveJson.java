@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * Reads a shipper record into a JSON tree that holds only the fields {@link RecordParser} looks at, with Jackson's
- * streaming parser: every other field (a Fluent Bit record's annotations, docker id, image hash, pod uid …, most of
+ * streaming parser: every other field (a Fluent Bit record's annotations, image hash …, most of
  * its bytes) is skipped without building nodes or strings for it. The fields kept are exactly what a full tree holds
  * for them (same node types, whole subtrees for objects and arrays, the last of duplicate keys), so the parser's
  * answers are the same as on the full tree ({@code RecordParserTest} compares both on every shipper form).
@@ -25,13 +25,14 @@ final class SelectiveJson {
     /** Top-level fields of an entry the parser reads (Fluent Bit, Vector, journald, kmsg, CloudEvent). */
     private static final Set<String> TOP = Set.of("specversion", "data", "type", "kubernetes", "kubernetes.pod_name",
             "kubernetes.pod_namespace", "kubernetes.namespace_name", "kubernetes.container_name",
-            "kubernetes.pod_node_name", "kubernetes.host", "kubernetes.pod_labels", "_SYSTEMD_UNIT", "_systemd_unit",
+            "kubernetes.pod_node_name", "kubernetes.host", "kubernetes.pod_labels", "kubernetes.pod_uid", "kubernetes.pod_id",
+            "kubernetes.container_id", "kubernetes.docker_id", "_SYSTEMD_UNIT", "_systemd_unit",
             "SYSTEMD_UNIT", "systemd_unit", "SYSLOG_IDENTIFIER", "syslog_identifier", "MESSAGE", "message", "msg", "sec",
             "usec", "priority", "log", "stream", "@timestamp", "timestamp", "time", "date", "_HOSTNAME", "_hostname",
             "hostname", "host", "node", "__REALTIME_TIMESTAMP", "_SOURCE_REALTIME_TIMESTAMP");
     /** Fields of the {@code kubernetes} object it reads. */
     private static final Set<String> KUBERNETES = Set.of("pod_name", "namespace_name", "pod_namespace", "container_name",
-            "host", "pod_node_name", "labels", "pod_labels");
+            "host", "pod_node_name", "labels", "pod_labels", "pod_id", "pod_uid", "docker_id", "container_id");
 
     private final ObjectMapper mapper;
     private final JsonFactory factory;

@@ -19,17 +19,24 @@ public final class ShipperLine {
     private final byte[] utf8;
     private final int from;
     private final int to;
+    private final PodIdentity identity;
 
     public ShipperLine(StreamKey stream, long timeNanos, boolean stderr, String text) {
-        this(stream, timeNanos, stderr, Objects.requireNonNull(text), null, 0, 0);
+        this(stream, timeNanos, stderr, Objects.requireNonNull(text), null, 0, 0, null);
+    }
+
+    /** A container's line with what its record says of the pod's UID and container id (may be null). */
+    public ShipperLine(StreamKey stream, long timeNanos, boolean stderr, String text, PodIdentity identity) {
+        this(stream, timeNanos, stderr, Objects.requireNonNull(text), null, 0, 0, identity);
     }
 
     /** A line whose text is {@code utf8[from, to)}: valid UTF-8 (the caller checked). */
-    ShipperLine(StreamKey stream, long timeNanos, boolean stderr, byte[] utf8, int from, int to) {
-        this(stream, timeNanos, stderr, null, utf8, from, to);
+    ShipperLine(StreamKey stream, long timeNanos, boolean stderr, byte[] utf8, int from, int to, PodIdentity identity) {
+        this(stream, timeNanos, stderr, null, utf8, from, to, identity);
     }
 
-    private ShipperLine(StreamKey stream, long timeNanos, boolean stderr, String text, byte[] utf8, int from, int to) {
+    private ShipperLine(StreamKey stream, long timeNanos, boolean stderr, String text, byte[] utf8, int from, int to,
+            PodIdentity identity) {
         this.stream = stream;
         this.timeNanos = timeNanos;
         this.stderr = stderr;
@@ -37,6 +44,12 @@ public final class ShipperLine {
         this.utf8 = utf8;
         this.from = from;
         this.to = to;
+        this.identity = identity;
+    }
+
+    /** The pod's UID and container id as the record gave them; null when it gave neither (not part of equality). */
+    public PodIdentity identity() {
+        return identity;
     }
 
     public StreamKey stream() {

@@ -41,7 +41,7 @@ public final class Counter {
             List<List<ChunkMeta>> groups = new ArrayList<>();
             for (int i = 0; i < metas.size(); i += GROUP) {
                 List<ChunkMeta> group = metas.subList(i, Math.min(metas.size(), i + GROUP));
-                if (matcher == null && group.stream().allMatch(m -> m.minTime() >= from && m.maxTime() < to)) {
+                if (matcher == null && group.stream().allMatch(m -> m.minTime() >= from && m.maxTime() < to && !filtered(scope, m))) {
                     total += group.stream().mapToLong(ChunkMeta::lines).sum();
                 } else {
                     groups.add(group);
@@ -58,9 +58,10 @@ public final class Counter {
                     if (body == null) {
                         throw new LogReader.Moved();
                     }
-                    // a chunk inside the range needs only its texts searched; one the range cuts, its times too
-                    boolean inside = m.minTime() >= from && m.maxTime() < to;
-                    counts.add(CompletableFuture.supplyAsync(() -> !inside ? countIn(ChunkCodec.decode(body), from, to, matcher)
+                    // a chunk inside the range needs only its texts searched; one the range cuts, its times too; a job's
+                    // system chunk its lines' attribution
+                    boolean inside = m.minTime() >= from && m.maxTime() < to && !filtered(scope, m);
+                    counts.add(CompletableFuture.supplyAsync(() -> !inside ? countIn(scope, m, ChunkCodec.decode(body), from, to, matcher)
                             : matcher == null ? m.lines() : ChunkCodec.countTexts(body, matcher::countIn), pool));
                 }
                 read += groups.get(g).size();
@@ -81,12 +82,18 @@ public final class Counter {
         return queries.bodiesAsync(group.stream().map(ChunkMeta::ref).toList());
     }
 
-    /** The matching lines of a chunk in {@code [from, to)}. */
-    private static long countIn(ChunkData d, long from, long to, LineMatcher matcher) {
+    /** Whether the chunk's lines are each the job's or not (a system chunk of a job's scope). */
+    private static boolean filtered(Scope scope, ChunkMeta m) {
+        return m.system() && scope.attribution() != null;
+    }
+
+    /** The matching lines of a chunk in {@code [from, to)} (of a system chunk, those that are the job's). */
+    private static long countIn(Scope scope, ChunkMeta m, ChunkData d, long from, long to, LineMatcher matcher) {
         boolean[] match = matcher == null ? null : matcher.matches(d);
+        io.jobmon.logs.attribution.Attribution[] mine = scope.attribute(m, d);
         long n = 0;
         for (int i = 0; i < d.size; i++) {
-            if (d.times[i] >= from && d.times[i] < to && (match == null || match[i])) {
+            if (d.times[i] >= from && d.times[i] < to && (match == null || match[i]) && (mine == null || mine[i] != null)) {
                 n++;
             }
         }

@@ -20,7 +20,8 @@ import java.util.function.Supplier;
 /**
  * What every log endpoint does first: the access rule (the job's logs permission; 404 for a job the caller may not
  * see), the retention check (410 once the job's logs are gone), and the scope of the selection: the job's user
- * streams, and the system streams of its nodes during its run. Worker threads only.
+ * streams, and of the system streams of its nodes during its run the lines that are the job's ({@link
+ * JobAttributions}). Worker threads only.
  */
 @ApplicationScoped
 public class JobLogs {
@@ -38,8 +39,10 @@ public class JobLogs {
     private final JobRepository jobs;
     private final ChunkQueries queries;
     private final LogsConfig config;
+    private final JobAttributions attributions;
 
-    public JobLogs(JobGuard guard, JobRepository jobs, ChunkQueries queries, LogsConfig config) {
+    public JobLogs(JobGuard guard, JobRepository jobs, ChunkQueries queries, LogsConfig config, JobAttributions attributions) {
+        this.attributions = attributions;
         this.guard = guard;
         this.jobs = jobs;
         this.queries = queries;
@@ -82,7 +85,10 @@ public class JobLogs {
                 to = i.finishedAt() == null ? Long.MAX_VALUE : Times.nanos(i.finishedAt().plus(SYSTEM_AFTER_END));
             }
         }
-        return new Scope(job.id(), user, system && !nodes.isEmpty(), pod, container, nodes, from, to);
+        boolean sys = system && !nodes.isEmpty();
+        // of the nodes' system lines only those that are the job's (its pods, GPUs it held, the whole node)
+        return new Scope(job.id(), user, sys, pod, container, nodes, from, to,
+                sys ? attributions.of(job.id(), nodes, from, to) : null);
     }
 
     /** Runs a read, again from the index if a chunk moved underneath it (compaction, expiry). */

@@ -1,5 +1,6 @@
 package io.jobmon.logs.query;
 
+import io.jobmon.logs.attribution.Attribution;
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkData;
 import io.jobmon.logs.chunk.ChunkRef;
@@ -37,8 +38,12 @@ public final class LogReader {
             LineMatcher matcher, Predicate<Position> accept) {
     }
 
-    /** A line found, with its chunk's stream. */
-    public record Found(ChunkMeta chunk, Position position, StoredLine line) {
+    /** A line found, with its chunk's stream, and for a system line of a job why it is the job's (else null). */
+    public record Found(ChunkMeta chunk, Position position, StoredLine line, Attribution attribution) {
+
+        public Found(ChunkMeta chunk, Position position, StoredLine line) {
+            this(chunk, position, line, null);
+        }
     }
 
     /** Index rows read at a time; a tail or backward page starts with fewer, as it usually needs a chunk per stream. */
@@ -226,7 +231,7 @@ public final class LogReader {
                 ready.put(m.ref(), CompletableFuture.supplyAsync(() -> {
                     ChunkData d = tail ? b.newest(r.limit() + 1) : ChunkCodec.decode(b.whole());
                     boolean[] match = r.matcher() == null ? null : r.matcher().matches(d);
-                    return new Head(m, d, match, b);
+                    return new Head(m, d, match, r.scope().attribute(m, d), b);
                 }, pool));
             }
         }
@@ -269,13 +274,16 @@ public final class LogReader {
         final Body body;
         ChunkData data;
         boolean[] match;
+        /** Of a job's system chunk: whose each line is (null: not the job's); null for all other chunks. */
+        Attribution[] attribution;
         int i;
         Position pos;
 
-        Head(ChunkMeta meta, ChunkData data, boolean[] match, Body body) {
+        Head(ChunkMeta meta, ChunkData data, boolean[] match, Attribution[] attribution, Body body) {
             this.meta = meta;
             this.data = data;
             this.match = match;
+            this.attribution = attribution;
             this.body = body;
         }
 
@@ -284,7 +292,7 @@ public final class LogReader {
         }
 
         Found found() {
-            return new Found(meta, pos, data.stored(i));
+            return new Found(meta, pos, data.stored(i), attribution == null ? null : attribution[i]);
         }
 
         /** Positions on the first line to return; false if none. */
@@ -310,6 +318,7 @@ public final class LogReader {
                 i = data.first - 1;
                 data = ChunkCodec.decode(body.whole());
                 match = r.matcher() == null ? null : r.matcher().matches(data);
+                attribution = r.scope().attribute(meta, data);
             }
         }
 
@@ -320,7 +329,7 @@ public final class LogReader {
                 if (r.forward() && t >= r.to() || !r.forward() && t < r.from()) {
                     return false;
                 }
-                if (t < r.from() || t >= r.to() || match != null && !match[i]) {
+                if (t < r.from() || t >= r.to() || match != null && !match[i] || attribution != null && attribution[i] == null) {
                     continue;
                 }
                 Position p = new Position(t, meta.partition(), data.offsets[i], data.subs[i]);
@@ -346,6 +355,6 @@ public final class LogReader {
                 system ? null : m.container(), m.node().isEmpty() ? null : m.node(),
                 system ? m.container() : (l.flags() & StoredLine.STDERR) != 0 ? "stderr" : "stdout", l.text(),
                 (l.flags() & StoredLine.MASKED) != 0 ? Boolean.TRUE : null,
-                (l.flags() & StoredLine.CUT) != 0 ? Boolean.TRUE : null, f.position().cursor());
+                (l.flags() & StoredLine.CUT) != 0 ? Boolean.TRUE : null, f.position().cursor(), f.attribution());
     }
 }

@@ -97,7 +97,7 @@ public class LogResource {
     public PodsView pods(@PathParam("id") String id) {
         JobLogs.Job job = jobLogs.require(CallerFactory.fromToken(token), id);
         Scope scope = jobLogs.scope(job, false, true, null, null);
-        return new PodsView(summaries.pods(id), summaries.system(scope), job.retention());
+        return new PodsView(summaries.pods(id), JobLogs.retrying(() -> summaries.system(scope)), job.retention());
     }
 
     /** How many lines a selection (a search) holds. */

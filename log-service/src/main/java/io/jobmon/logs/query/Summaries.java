@@ -22,9 +22,11 @@ public class Summaries {
             + " AND max_time >= $2 AND min_time < $3 GROUP BY node, container ORDER BY node, container";
 
     private final Pool pool;
+    private final ChunkQueries queries;
 
-    public Summaries(Pool pool) {
+    public Summaries(Pool pool, ChunkQueries queries) {
         this.pool = pool;
+        this.queries = queries;
     }
 
     public List<PodsView.Pod> pods(String jobId) {
@@ -61,6 +63,9 @@ public class Summaries {
         if (!s.system()) {
             return List.of();
         }
+        if (s.attribution() != null) {
+            return attributed(s);
+        }
         return pool.preparedQuery(SYSTEM).execute(Tuple.of(s.nodes().toArray(String[]::new), s.systemFrom(), s.systemTo()))
                 .map(rows -> {
                     List<PodsView.SystemSource> out = new ArrayList<>();
@@ -71,6 +76,53 @@ public class Summaries {
                     }
                     return out;
                 }).await().atMost(ChunkQueries.WAIT);
+    }
+
+    /** A job's system sources: of each node and source only the lines that are the job's (decoded and attributed). */
+    private List<PodsView.SystemSource> attributed(Scope s) {
+        Scope nodes = new Scope(s.jobId(), false, true, null, null, s.nodes(), s.systemFrom(), s.systemTo(), s.attribution());
+        Map<String, long[]> totals = new java.util.TreeMap<>(); // node, NUL, source: first, last, lines, bytes
+        long afterKey = Long.MIN_VALUE;
+        long afterId = Long.MIN_VALUE;
+        while (true) {
+            List<ChunkMeta> metas = queries.metas(nodes, s.systemFrom(), s.systemTo(), null, true, afterKey, afterId, 200);
+            for (int i = 0; i < metas.size(); i += 16) {
+                List<ChunkMeta> group = metas.subList(i, Math.min(metas.size(), i + 16));
+                Map<io.jobmon.logs.chunk.ChunkRef, byte[]> bodies = queries.bodies(group.stream().map(ChunkMeta::ref).toList());
+                for (ChunkMeta m : group) {
+                    byte[] body = bodies.get(m.ref());
+                    if (body == null) {
+                        throw new LogReader.Moved();
+                    }
+                    io.jobmon.logs.chunk.ChunkData d = io.jobmon.logs.chunk.ChunkCodec.decode(body);
+                    io.jobmon.logs.attribution.Attribution[] mine = s.attribute(m, d);
+                    for (int l = 0; l < d.size; l++) {
+                        if (mine != null && mine[l] == null) {
+                            continue;
+                        }
+                        long[] t = totals.computeIfAbsent(m.node() + "\u0000" + m.container(),
+                                k -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 0, 0});
+                        t[0] = Math.min(t[0], d.times[l]);
+                        t[1] = Math.max(t[1], d.times[l]);
+                        t[2]++;
+                        t[3] += d.lengths[l];
+                    }
+                }
+            }
+            if (metas.size() < 200) {
+                break;
+            }
+            ChunkMeta last = metas.get(metas.size() - 1);
+            afterKey = last.minTime();
+            afterId = last.ref().id();
+        }
+        List<PodsView.SystemSource> out = new ArrayList<>();
+        totals.forEach((k, t) -> {
+            int sep = k.indexOf('\u0000');
+            out.add(new PodsView.SystemSource(k.substring(0, sep), k.substring(sep + 1), Times.instant(t[0]),
+                    Times.instant(t[1]), t[2], t[3]));
+        });
+        return out;
     }
 
     private static String blank(String s) {

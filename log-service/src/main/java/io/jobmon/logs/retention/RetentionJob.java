@@ -32,6 +32,7 @@ import org.jboss.logging.Logger;
  * keep everything;</li>
  * <li>a node's system chunks go once older than the longest retention and no kept job ran on the node then;</li>
  * <li>lines of jobs nobody announced within {@code intake.unknown-job-grace} are dropped and counted;</li>
+ * <li>pod identities and GPU holdings (attribution/) go with the longest retention, unless a kept job's pod;</li>
  * <li>day partitions left empty are dropped.</li>
  * </ul>
  */
@@ -54,6 +55,10 @@ public class RetentionJob {
             + " AND c.created_at >= $1 - interval '2 days' AND (c.job_id IS NULL"
             + " OR NOT EXISTS (SELECT 1 FROM job_info j WHERE j.job_id = c.job_id AND j.expired_at IS NULL))"
             + " RETURNING day, id, lines, job_id";
+
+    private static final String DROP_IDENTITIES = "DELETE FROM pod_identity i WHERE i.seen_at < $1 AND NOT EXISTS ("
+            + " SELECT 1 FROM job_pod p JOIN job_info j ON j.job_id = p.job_id WHERE p.pod = i.pod AND j.expired_at IS NULL)";
+    private static final String DROP_HOLDINGS = "DELETE FROM gpu_holding WHERE to_time < $1";
 
     private final Pool pool;
     private final ChunkStore store;
@@ -112,6 +117,10 @@ public class RetentionJob {
                 })
                 .chain(j -> pool.withTransaction(conn -> conn.preparedQuery(DROP_SYSTEM).execute(Tuple.of(systemCutoff))
                         .call(deleted -> deleteBodies(conn, deleted))).map(s -> new long[] {j[0], j[1] + s.rowCount()}))
+                .call(() -> pool.preparedQuery(DROP_IDENTITIES).execute(Tuple.of(now.minus(Duration.ofDays(longest))
+                        .atOffset(java.time.ZoneOffset.UTC))))
+                .call(() -> pool.preparedQuery(DROP_HOLDINGS).execute(Tuple.of(now.minus(Duration.ofDays(longest))
+                        .atOffset(java.time.ZoneOffset.UTC))))
                 .chain(n -> dropEmptyPartitions(now).map(dropped -> new Expired((int) n[0], n[1], dropped)))
                 .invoke(e -> {
                     if (e.jobs() > 0 || e.chunks() > 0 || !e.partitionsDropped().isEmpty()) {

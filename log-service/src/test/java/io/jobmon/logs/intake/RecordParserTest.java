@@ -69,6 +69,28 @@ class RecordParserTest {
         assertEquals(Instant.parse("2026-07-13T10:15:02.499555308Z"), Times.instant(l.timeNanos()));
     }
 
+    /** The pod's UID and container id (what the kernel's cgroup paths and containerd name) come with each line. */
+    @Test
+    void containerRecordsCarryThePodsUidAndContainerIdOnEveryPath() {
+        PodIdentity fb = new PodIdentity("team-nlp", "llama-sft-worker-0", "5f0c2a8e-4b7d-4a8f-9c61-0d3b7f2e1a11",
+                "3e5b1c9a8f7d6e5c4b3a2918f7e6d5c4b3a29180f7e6d5c4b3a29180f7e6d5c4", "gpu-node-07");
+        PodIdentity vector = new PodIdentity("team-nlp", "llama-sft-worker-1", "93bde4d0-9731-4785-a80e-cd27ba8ad7c2",
+                "f24c81dcd531c5d353751c77fe0556a4f602f7714c72b9a58f9b26c0628f1fa6", "gpu-node-08");
+        for (int i = 0; i < 2; i++) { // the second time from the known metadata
+            assertEquals(fb, parse(Shippers.record("fluent-bit-cri")).get(0).identity());
+            assertEquals(vector, parse(Shippers.record("vector-kubernetes-logs")).get(0).identity(), "containerd:// dropped");
+        }
+        assertEquals(fb, parser.parseFullTree(Shippers.record("fluent-bit-cri"), 0).lines().get(0).identity());
+        assertEquals(vector, parser.parseFullTree(Shippers.record("vector-kubernetes-logs"), 0).lines().get(0).identity());
+        String flat = "{\"message\":\"hello\",\"kubernetes.pod_name\":\"p\",\"kubernetes.pod_namespace\":\"ns\","
+                + "\"kubernetes.pod_uid\":\"93BDE4D0-9731-4785-A80E-CD27BA8AD7C2\",\"kubernetes.container_id\":\"containerd://"
+                + vector.containerId() + "\",\"kubernetes.container_name\":\"c\",\"kubernetes.pod_node_name\":\"n1\"}";
+        assertEquals(new PodIdentity("ns", "p", vector.uid(), vector.containerId(), "n1"), parse(flat).get(0).identity());
+        // a record naming neither carries none; a system line none
+        assertNull(parse("{\"log\":\"x\",\"kubernetes\":{\"pod_name\":\"p\",\"host\":\"n\"}}").get(0).identity());
+        assertNull(parse(Shippers.record("fluent-bit-systemd-kubelet")).get(0).identity());
+    }
+
     @Test
     void vectorFlatDottedKeysAreReadLikeNestedOnes() {
         String flat = "{\"message\":\"hello\",\"timestamp\":\"2026-07-13T10:15:02Z\",\"stream\":\"stdout\","

@@ -62,6 +62,8 @@ class LogsEndpointTest {
                 "Traceback (most recent call last): RuntimeError: CUDA error: an illegal memory access"));
         records.add(Fixtures.fluentBit(job, job + "-w0", "trainer", T0.plusSeconds(71), "export HF_TOKEN=hf_secret_value"));
         records.add(Fixtures.fluentBit(privateJob, privateJob + "-w0", "trainer", T0, "private line"));
+        // a kubelet line naming the job's pod, and one naming another pod of the node (not the job's)
+        records.add(Shippers.record("fluent-bit-systemd-kubelet").replace("llama-sft-worker-0", job + "-w0"));
         records.add(Shippers.record("fluent-bit-systemd-kubelet"));
         Fixtures.sendAll(records);
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> lines(Tokens.alice(), job, "type", "user", "limit", "500").size() == 37);
@@ -175,10 +177,12 @@ class LogsEndpointTest {
     }
 
     @Test
-    void kubeletLinesOfTheJobsNodeDuringItsRunAreItsSystemLog() {
+    void kubeletLinesOfTheJobsNodeNamingItsPodAreItsSystemLogWithTheReason() {
         get(Tokens.alice(), job + "/logs?type=system").statusCode(200)
-                .body("items.source", hasItem("kubelet")).body("items[0].stream", equalTo("system"))
-                .body("items[0].pod", nullValue()).body("items[0].node", equalTo("gpu-node-07"));
+                .body("items", hasSize(1)).body("items[0].source", equalTo("kubelet")).body("items[0].stream", equalTo("system"))
+                .body("items[0].pod", nullValue()).body("items[0].node", equalTo("gpu-node-07"))
+                .body("items[0].line", org.hamcrest.Matchers.containsString("pod=\"team-nlp/" + job + "-w0\""))
+                .body("items[0].attribution.reason", equalTo("pod")).body("items[0].attribution.pod", equalTo(job + "-w0"));
     }
 
     @Test

@@ -84,6 +84,26 @@ class RetentionAndCompactionTest {
                 .body("retention.days", equalTo(30)).body("retention.keptUntil", notNullValue());
     }
 
+    /** Pod identities and GPU holdings (whose a node's line is) go with the longest retention, a kept job's stay. */
+    @Test
+    void podIdentitiesAndGpuHoldingsGoWithTheLongestRetentionUnlessAKeptJobsPod() {
+        String running = jobWithLines("t1", null, 1);
+        String gone = "gone-" + Fixtures.newJob();
+        Instant now = Instant.now();
+        pool.preparedQuery("INSERT INTO pod_identity (namespace, pod, uid, container_id, node, seen_at) VALUES"
+                + " ('team-nlp', $1, 'u1', 'c1', 'n', $3), ('team-nlp', $2, 'u2', 'c2', 'n', $3)")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(running + "-w0", gone,
+                        now.minus(Duration.ofDays(90)).atOffset(java.time.ZoneOffset.UTC))).await().atMost(WAIT);
+        pool.preparedQuery("INSERT INTO gpu_holding (node, gpu_key, namespace, pod, from_time, to_time) VALUES"
+                + " ('n', 'GPU-1', 'team-nlp', $1, $2, $3), ('n', 'GPU-2', 'team-nlp', $1, $2, NULL)")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(gone, now.minus(Duration.ofDays(95)).atOffset(java.time.ZoneOffset.UTC),
+                        now.minus(Duration.ofDays(90)).atOffset(java.time.ZoneOffset.UTC))).await().atMost(WAIT);
+        retention.expire(now).await().atMost(WAIT);
+        assertEquals(1, Fixtures.count(pool, "SELECT count(*) FROM pod_identity WHERE pod = $1", running + "-w0"));
+        assertEquals(0, Fixtures.count(pool, "SELECT count(*) FROM pod_identity WHERE pod = $1", gone));
+        assertEquals(1, Fixtures.count(pool, "SELECT count(*) FROM gpu_holding WHERE pod = $1", gone), "still held: kept");
+    }
+
     @Test
     void runningJobsKeepEverything() {
         String running = jobWithLines("t1", null, 3);

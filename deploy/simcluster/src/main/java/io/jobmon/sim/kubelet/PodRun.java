@@ -361,7 +361,9 @@ final class PodRun {
         return new Run(pod.getMetadata().getNamespace(), name(), main.getName(), main.getImage(), node.name(),
                 node.spec().model(), k.fleet().allocation(key).map(Fleet.Allocation::gpus).orElse(List.of()),
                 index == null ? 0 : Integer.parseInt(index), replicas, st.restarts, k.runTime(), start, k.scale(),
-                pod.getMetadata().getUid().hashCode() + 31L * st.restarts, limit);
+                pod.getMetadata().getUid().hashCode() + 31L * st.restarts, limit,
+                Run.memcg(pod.getMetadata().getUid(), pod.getStatus() == null ? null : pod.getStatus().getQosClass(),
+                        st.containerId));
     }
 
     private ContainerRef logRef() {

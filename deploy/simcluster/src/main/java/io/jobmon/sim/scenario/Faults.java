@@ -13,7 +13,9 @@ final class Faults {
 
     /**
      * Dataset preprocessing ({@code datasets.map} with 64 processes) grows host memory up to the container's limit;
-     * the kernel's OOM killer kills it (journal lines), the container ends OOMKilled, exit 137. No GPU work yet.
+     * the kernel's OOM killer kills it (journal lines: {@code invoked oom-killer}, the {@code oom-kill:} summary naming
+     * the container's cgroup by the pod's UID and the container's id, {@code Killed process}), the container ends
+     * OOMKilled, exit 137. No GPU work yet.
      */
     static Script oom(Run r) {
         Script s = new Script();
@@ -38,11 +40,21 @@ final class Faults {
         }
         s.step(new Step.HostMemory(limit));
         long kb = limit / 1024;
+        int pid = Torchrun.FIRST_RANK_PID + 3;
         s.step(new Step.Journal("kernel", null, 0, "kernel", 4,
                 "python invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=-997"));
-        s.after(Duration.ofMillis(2));
+        s.after(Duration.ofMillis(1));
+        if (r.memcg() != null) {
+            // the one-line summary (mm/oom_kill.c dump_oom_summary, kernel >= 4.19): whose cgroup the kill was in — the
+            // container's (its limit was hit), named by the pod's UID and the container's id
+            String cpuset = r.memcg().substring(r.memcg().lastIndexOf('/') + 1);
+            s.step(new Step.Journal("kernel", null, 0, "kernel", 6, "oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),"
+                    + "cpuset=" + cpuset + ",mems_allowed=0-1,oom_memcg=" + r.memcg() + ",task_memcg=" + r.memcg()
+                    + ",task=python,pid=" + pid + ",uid=0"));
+        }
+        s.after(Duration.ofMillis(1));
         s.step(new Step.Journal("kernel", null, 0, "kernel", 3, "Memory cgroup out of memory: Killed process "
-                + (Torchrun.FIRST_RANK_PID + 3) + " (python) total-vm:" + (kb + kb / 20) + "kB, anon-rss:" + (kb - 71_424)
+                + pid + " (python) total-vm:" + (kb + kb / 20) + "kB, anon-rss:" + (kb - 71_424)
                 + "kB, file-rss:71424kB, shmem-rss:0kB, UID:0 pgtables:" + (kb / 512) + "kB oom_score_adj:-997"));
         s.after(Duration.ofMillis(300));
         s.step(new Step.HostMemory(0)).exit(137, "OOMKilled");

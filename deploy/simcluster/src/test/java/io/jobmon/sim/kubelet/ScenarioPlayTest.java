@@ -74,8 +74,29 @@ class ScenarioPlayTest {
         Pod pod = submitAndAwaitEnd("job-oom", "oom", 1);
         var t = pod.getStatus().getContainerStatuses().get(0).getState().getTerminated();
         assertEquals(List.of(137, "OOMKilled"), List.of(t.getExitCode(), t.getReason()));
-        assertTrue(h.logs.journalOf(pod.getSpec().getNodeName()).stream()
+        List<String> kernel = h.logs.journalOf(pod.getSpec().getNodeName());
+        assertTrue(kernel.stream()
                 .anyMatch(l -> l.startsWith("Memory cgroup out of memory: Killed process ") && l.contains("(python)")));
+        // the kernel's one-line summary names the container's cgroup by the pod's UID and the container's id (what
+        // the kubelet reports as containerd://<id>), and the pod's own Fluent Bit records carry the same two
+        String uid = pod.getMetadata().getUid();
+        String cid = t.getContainerID().substring("containerd://".length());
+        String memcg = "/kubepods.slice/kubepods-" + pod.getStatus().getQosClass().toLowerCase() + ".slice/kubepods-"
+                + pod.getStatus().getQosClass().toLowerCase() + "-pod" + uid.replace('-', '_') + ".slice/cri-containerd-"
+                + cid + ".scope";
+        if (pod.getStatus().getQosClass().equals("Guaranteed")) {
+            memcg = "/kubepods.slice/kubepods-pod" + uid.replace('-', '_') + ".slice/cri-containerd-" + cid + ".scope";
+        }
+        String summary = "oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=cri-containerd-" + cid
+                + ".scope,mems_allowed=0-1,oom_memcg=" + memcg + ",task_memcg=" + memcg + ",task=python,pid=";
+        int invoked = indexOf(kernel, l -> l.startsWith("python invoked oom-killer: "));
+        int oomKill = indexOf(kernel, l -> l.startsWith(summary) && l.endsWith(",uid=0"));
+        int killed = indexOf(kernel, l -> l.startsWith("Memory cgroup out of memory: Killed process "));
+        assertTrue(invoked >= 0 && invoked < oomKill && oomKill < killed, kernel.toString());
+        String pid = kernel.get(oomKill).substring(summary.length(), kernel.get(oomKill).length() - ",uid=0".length());
+        assertTrue(kernel.get(killed).startsWith("Memory cgroup out of memory: Killed process " + pid + " (python) "));
+        assertTrue(h.logs.lines().stream().filter(l -> name(pod).equals(l.pod())).allMatch(l -> l.record()
+                .contains("\"pod_id\":\"" + uid + "\"") && l.record().contains("\"docker_id\":\"" + cid + "\"")));
         assertTrue(h.logs.textOf(name(pod)).stream().anyMatch(l -> l.startsWith("Map (num_proc=64): ")));
         assertEquals(1, h.sim.fleet().node(pod.getSpec().getNodeName()).orElseThrow().oomKills());
         assertTrue(jobFailed("job-oom"));
@@ -261,5 +282,14 @@ class ScenarioPlayTest {
         var sample = gpu.load().sample(gpu.model(), Duration.ofMinutes(1), new java.util.Random(1));
         assertEquals(0, sample.util());
         assertTrue(sample.fbUsedMiB() > 60_000);
+    }
+
+    private static int indexOf(List<String> lines, java.util.function.Predicate<String> p) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (p.test(lines.get(i))) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

@@ -23,7 +23,8 @@ class ScenarioScriptsTest {
     private static Run run(int rank, int replicas) {
         return new Run("jobmon-jobs", "job-1-" + rank + "-abcde", "main", "img:1", "gpu-a800-01", GpuModel.of("A800"),
                 List.of(0, 1, 2, 3, 4, 5, 6, 7), rank, replicas, 0, Duration.ofMinutes(10),
-                Instant.parse("2026-07-13T09:48:00Z"), 1, 42, 256L << 30);
+                Instant.parse("2026-07-13T09:48:00Z"), 1, 42, 256L << 30, Run.memcg("5a5e5b0f-1c2d-4e3f-8a9b-0c1d2e3f4a5b",
+                        "Burstable", "3f1c0e9d8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e"));
     }
 
     private static List<String> lines(Script s) {
@@ -114,6 +115,22 @@ class ScenarioScriptsTest {
         assertTrue(hot.tempC() >= 88, "temp " + hot.tempC());
         assertEquals(0x60, hot.throttleReasons());
         assertTrue(hot.smClockMHz() < 1400, "clock " + hot.smClockMHz());
+    }
+
+    @Test
+    void theOomKillersSummaryLineNamesTheContainersCgroupBetweenItsFirstAndItsKillLine() {
+        List<String> kernel = Scenarios.named("oom").script().apply(run(0, 1)).steps().stream()
+                .filter(t -> t.step() instanceof Step.Journal j && j.identifier().equals("kernel"))
+                .map(t -> ((Step.Journal) t.step()).message()).toList();
+        String memcg = "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod5a5e5b0f_1c2d_4e3f_8a9b_0c1d2e3f4a5b"
+                + ".slice/cri-containerd-3f1c0e9d8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e.scope";
+        assertEquals(3, kernel.size(), kernel.toString());
+        assertTrue(kernel.get(0).startsWith("python invoked oom-killer: "));
+        assertEquals("oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=cri-containerd-3f1c0e9d8b7a6f5e4d3c2b1a0f9e8d7c6b5a"
+                + "4f3e2d1c0b9a8f7e6d5c4b3a2f1e.scope,mems_allowed=0-1,oom_memcg=" + memcg + ",task_memcg=" + memcg
+                + ",task=python,pid=" + (Torchrun.FIRST_RANK_PID + 3) + ",uid=0", kernel.get(1));
+        assertTrue(kernel.get(2).startsWith("Memory cgroup out of memory: Killed process " + (Torchrun.FIRST_RANK_PID + 3)
+                + " (python) "));
     }
 
     @Test

@@ -1,0 +1,93 @@
+package io.jobmon.logs.query;
+
+import io.jobmon.contracts.access.Caller;
+import io.jobmon.contracts.access.CallerFactory;
+import io.jobmon.contracts.i18n.Text;
+import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.logs.config.LogsConfig;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * A node's system lines, all of them (kubelet, containerd, device plugin, kernel): for admins only. A job's logs show
+ * only the lines that are the job's ({@code attribution}); lines naming no pod and no GPU, and other pods' lines, are
+ * seen here.
+ */
+@Path("/api/v1/nodes/{node}/logs")
+@Tag(name = "logs")
+public class NodeLogResource {
+
+    private final ChunkQueries queries;
+    private final SearchPool search;
+    private final LogsConfig config;
+    private final JsonWebToken token;
+
+    public NodeLogResource(ChunkQueries queries, SearchPool search, LogsConfig config, JsonWebToken token) {
+        this.queries = queries;
+        this.search = search;
+        this.config = config;
+        this.token = token;
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Every system line of a node in time order, unfiltered (admins only: 403 for anyone else)")
+    @APIResponse(responseCode = "200", description = "a page of the node's system lines, oldest first (tail: the last"
+            + " lines)", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = LogPage.class)))
+    @APIResponse(responseCode = "403", description = "the caller is not an admin")
+    @APIResponse(responseCode = "422", description = "the search did not finish within query.search-deadline")
+    public LogPage lines(@PathParam("node") String node,
+            @Parameter(description = "system (the default; a node has no user lines)") @QueryParam("type") String type,
+            @Parameter(description = "RFC 3339, inclusive") @QueryParam("from") String from,
+            @Parameter(description = "RFC 3339, exclusive") @QueryParam("to") String to,
+            @Parameter(description = "keyword (plain text)") @QueryParam("q") String q,
+            @Parameter(description = "true: q and regex ignore case") @QueryParam("ignoreCase") String ignoreCase,
+            @Parameter(description = "RE2 regular expression") @QueryParam("regex") String regex,
+            @Parameter(description = "the last N lines (1..10000), in time order") @QueryParam("tail") String tail,
+            @Parameter(description = "1..500, default 50") @QueryParam("limit") String limit,
+            @Parameter(description = "a line's cursor or nextCursor: continue after (forward) or before (backward) it")
+            @QueryParam("cursor") String cursor,
+            @Parameter(description = "forward (default, oldest first) or backward (newest first)") @QueryParam("direction") String direction) {
+        Caller caller = CallerFactory.fromToken(token);
+        if (!caller.isAdmin()) {
+            throw ApiException.forbidden(Text.of("logs.node-admins-only", node));
+        }
+        if (type != null && !type.isBlank() && !type.equals("system")) {
+            throw ApiException.invalid("type", "field.one-of", "system");
+        }
+        LogQuery lq = LogQuery.of("system", null, null, from, to, q, ignoreCase, regex, tail, limit, cursor, direction, config);
+        Scope scope = new Scope(null, false, true, null, null, List.of(node), Long.MIN_VALUE, Long.MAX_VALUE);
+        LineMatcher matcher = LineMatcher.of(lq.q(), lq.ignoreCase(), lq.regex(), config.query().maxRegexLength(),
+                config.query().searchDeadline().toMillis());
+        boolean forward = lq.tail() == null && lq.forward();
+        int n = lq.tail() != null ? lq.tail() : lq.limit();
+        LogReader reader = new LogReader(queries, search.executor());
+        List<LogReader.Found> found = JobLogs.retrying(() -> reader.read(new LogReader.Request(scope, lq.from(), lq.to(),
+                lq.cursor(), forward, n, matcher, null)));
+        boolean more = found.size() > n;
+        List<LogLine> items = new ArrayList<>(Math.min(found.size(), n));
+        for (int i = 0; i < Math.min(found.size(), n); i++) {
+            items.add(LogReader.item(found.get(i)));
+        }
+        String next = more ? items.get(items.size() - 1).cursor() : null;
+        if (lq.tail() != null) {
+            Collections.reverse(items);
+            next = more ? items.get(0).cursor() : null;
+        }
+        return new LogPage(items, next, new LogPage.Retention(config.retention().days(), null));
+    }
+}
