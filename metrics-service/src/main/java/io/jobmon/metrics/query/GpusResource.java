@@ -28,7 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class GpusResource {
 
     /** One holding: a GPU on a node, its identity, the pod, from its first to its last labelled sample. */
-    public record Gpu(String node, String gpu, String uuid, String pciBusId, String device, String modelName,
+    public record HeldGpu(String node, String gpu, String uuid, String pciBusId, String device, String modelName,
             String namespace, String pod, Instant from, Instant to) {
     }
 
@@ -37,7 +37,7 @@ public class GpusResource {
     }
 
     /** The job's GPUs ({@code to} null: held when last seen) and the distinct GPUs per model. */
-    public record Response(String jobId, List<ModelCount> models, List<Gpu> gpus) {
+    public record JobGpus(String jobId, List<ModelCount> models, List<HeldGpu> gpus) {
     }
 
     private final JobGuard guard;
@@ -52,23 +52,23 @@ public class GpusResource {
 
     @GET
     @Operation(summary = "The GPUs the job's pods held (node, index, UUID, PCI bus id, model, pod, from, to)")
-    public Uni<Response> gpus(@PathParam("id") String id) {
+    public Uni<JobGpus> gpus(@PathParam("id") String id) {
         return guard.require(CallerFactory.fromToken(token), id, Permission.VIEW)
                 .chain(access -> holdings.ofJob(id))
                 .map(held -> response(id, held));
     }
 
-    static Response response(String id, List<Holdings.Held> held) {
-        List<Gpu> gpus = new ArrayList<>(held.size());
+    static JobGpus response(String id, List<Holdings.Held> held) {
+        List<HeldGpu> gpus = new ArrayList<>(held.size());
         Map<String, java.util.Set<String>> byModel = new LinkedHashMap<>();
         for (Holdings.Held h : held) {
-            gpus.add(new Gpu(h.node(), h.index(), h.uuid(), h.pciBusId(), h.device(), h.model(), h.namespace(), h.pod(),
+            gpus.add(new HeldGpu(h.node(), h.index(), h.uuid(), h.pciBusId(), h.device(), h.model(), h.namespace(), h.pod(),
                     Instant.ofEpochMilli(h.fromMs()), h.toMs() == null ? null : Instant.ofEpochMilli(h.toMs())));
             byModel.computeIfAbsent(h.model() == null ? "unknown" : h.model(), k -> new java.util.HashSet<>())
                     .add(h.node() + "/" + h.gpu());
         }
         List<ModelCount> models = new ArrayList<>();
         byModel.forEach((m, set) -> models.add(new ModelCount(m, set.size())));
-        return new Response(id, models, gpus);
+        return new JobGpus(id, models, gpus);
     }
 }
