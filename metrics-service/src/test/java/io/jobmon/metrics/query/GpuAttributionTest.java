@@ -49,6 +49,11 @@ class GpuAttributionTest {
 
     static final Instant T0 = Instant.parse("2025-07-01T08:00:00Z");
     static final Duration WAIT = Duration.ofSeconds(30);
+    /** diagnosis-service's default metrics (jobmon.diagnosis.evidence.default-metrics). */
+    static final String DIAGNOSIS_METRICS = "gpu_util,gpu_mem_used,gpu_temp,gpu_mem_temp,gpu_power,sm_active,"
+            + "tensor_active,sm_clock,mem_clock,throttle_reasons,xid,ecc_sbe,ecc_dbe,ecc_dbe_agg,retired_pages_dbe,"
+            + "retired_pages_pending,remapped_rows_uncorrectable,remapped_rows_correctable,row_remap_failure,"
+            + "pcie_replays,nvlink_crc_flit_errors,nvlink_crc_data_errors,nvlink_replay_errors,nvlink_recovery_errors";
 
     @Inject
     IngestService ingest;
@@ -105,6 +110,18 @@ class GpuAttributionTest {
         JsonPath br = get(rows.formatted(b), Tokens.alice());
         assertEquals(List.of("gpu_util"), br.getList("series.metric"), "only B's own labelled GPU");
         assertEquals("1", br.getString("series[0].group.gpu"));
+
+        // the answer diagnosis-service reads for its evidence (its default metrics, per GPU), kept for its tests
+        String diagnosis = given().auth().oauth2(Tokens.service()).get("/api/v1/jobs/" + a + "/metrics?metric="
+                + DIAGNOSIS_METRICS + "&groupBy=gpu&" + range()).then().statusCode(200).extract().asString();
+        assertTrue(diagnosis.contains("\"attribution\":\"gpu\""), diagnosis);
+        try {
+            java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "recorded"));
+            java.nio.file.Files.writeString(java.nio.file.Path.of("target", "recorded", "metrics-xid-by-gpu.json"),
+                    diagnosis.replace(a, "{job}").replace(node, "{node}"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
 
         JsonPath gpus = get("/api/v1/jobs/" + a + "/gpus", Tokens.alice());
         assertEquals(1, gpus.getList("gpus").size());
