@@ -17,12 +17,12 @@ CREATE TABLE gpu_holding (
     cluster     TEXT,
     namespace   TEXT,
     pod         TEXT NOT NULL,
-    -- the holder's reference series: its metric name and labels other than pod, namespace and container; the same
-    -- series arriving without the pod ends the holding
+    -- the holder's reference series: its metric name and the MD5 (hex) of its labels other than pod, namespace and
+    -- container; the same series arriving without the pod ends the holding
     ref_metric  TEXT,
     ref_labels  TEXT,
     PRIMARY KEY (node, gpu, from_ms)
-);
+) WITH (fillfactor = 50);  -- last_ms is refreshed in place (HOT updates: no index holds it)
 CREATE INDEX gpu_holding_open ON gpu_holding (node) WHERE to_ms IS NULL;
 CREATE INDEX gpu_holding_pod ON gpu_holding (pod, from_ms);
 

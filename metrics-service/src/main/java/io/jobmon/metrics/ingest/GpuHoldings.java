@@ -159,7 +159,10 @@ public final class GpuHoldings {
                         unlabelled == null ? List.of() : unlabelled);
     }
 
-    /** A series' labels other than the pod's, in name order, as text (a holder's reference series). */
+    /**
+     * A series' labels other than the pod's, in name order: the MD5 digest (hex) of their text (a holder's reference
+     * series, compared only with unlabelled series of the reference's name and GPU; a digest keeps the row small).
+     */
     static String refLabels(Map<String, String> labels) {
         Map<String, String> m = new TreeMap<>();
         if (labels != null) {
@@ -169,7 +172,12 @@ public final class GpuHoldings {
                 }
             });
         }
-        return m.toString();
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5")
+                    .digest(m.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
