@@ -121,9 +121,15 @@ public interface DiagnosisConfig {
         @WithDefault("2000")
         int maxPods();
 
-        /** metrics-service names read when a task names none. */
-        @WithDefault("gpu_util,gpu_mem_used,gpu_temp,gpu_power,sm_active,tensor_active,sm_clock,xid,ecc_dbe,"
-                + "throttle_reasons")
+        /**
+         * metrics-service names read when a task names none: the job's GPUs' utilisation, memory, temperature, power,
+         * clocks and throttling, Xid, ECC, retired pages and remapped rows, NVLink and PCIe errors (by pod labels or
+         * by the GPUs its pods held: metrics-service's attribution {@code gpu}).
+         */
+        @WithDefault("gpu_util,gpu_mem_used,gpu_temp,gpu_mem_temp,gpu_power,sm_active,tensor_active,sm_clock,mem_clock,"
+                + "throttle_reasons,xid,ecc_sbe,ecc_dbe,ecc_dbe_agg,retired_pages_dbe,retired_pages_pending,"
+                + "remapped_rows_uncorrectable,remapped_rows_correctable,row_remap_failure,pcie_replays,"
+                + "nvlink_crc_flit_errors,nvlink_crc_data_errors,nvlink_replay_errors,nvlink_recovery_errors")
         List<String> defaultMetrics();
 
         /** Most points per series of the run-long read: 1-minute steps for the first 3 days of a run, whole minutes

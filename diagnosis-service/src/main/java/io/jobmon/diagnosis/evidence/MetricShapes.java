@@ -11,9 +11,13 @@ import java.util.Map;
 /**
  * Turns metrics-service series ({@code GET /api/v1/jobs/{id}/metrics}: {@code series: [{metric, group, points}]})
  * into the bundle's {@code metrics}: names as dcgm-exporter publishes them (the engine reads {@code DCGM_FI_*}), labels
- * {@code pod}, {@code Hostname}, {@code gpu}, samples {@code [RFC 3339 time, number]}. Two of metrics-service's
- * forms are turned back into dcgm-exporter's: {@code xid} (events per code and step) into
- * {@code DCGM_FI_DEV_XID_ERRORS} (the last Xid code), and {@code ecc_dbe} (errors per step) into the running total.
+ * as dcgm-exporter writes them ({@code pod}, {@code Hostname}, {@code gpu}, {@code UUID}, {@code pci_bus_id}; a
+ * {@code groupBy=gpu} line names them {@code node}, {@code gpu}, {@code uuid}, {@code pciBusId}, {@code pod}), samples
+ * {@code [RFC 3339 time, number]}. metrics-service's own forms are turned back into dcgm-exporter's: {@code xid}
+ * (events per code and step) into {@code DCGM_FI_DEV_XID_ERRORS} (the last Xid code), and the error counts per step
+ * (ECC, PCIe replays, NVLink errors) into the running totals the exporter's counters hold. The series are the job's by
+ * pod labels, by the GPUs its pods held ({@code gpu}: also the exporter's unlabelled Xid and error series) or by
+ * placement, as metrics-service attributed them.
  */
 public final class MetricShapes {
 
@@ -21,14 +25,38 @@ public final class MetricShapes {
     static final Map<String, String> DCGM = Map.ofEntries(
             Map.entry("gpu_util", "DCGM_FI_DEV_GPU_UTIL"),
             Map.entry("gpu_mem_used", "DCGM_FI_DEV_FB_USED"),
+            Map.entry("gpu_mem_copy_util", "DCGM_FI_DEV_MEM_COPY_UTIL"),
             Map.entry("gpu_temp", "DCGM_FI_DEV_GPU_TEMP"),
+            Map.entry("gpu_mem_temp", "DCGM_FI_DEV_MEMORY_TEMP"),
             Map.entry("gpu_power", "DCGM_FI_DEV_POWER_USAGE"),
             Map.entry("sm_active", "DCGM_FI_PROF_SM_ACTIVE"),
             Map.entry("tensor_active", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"),
             Map.entry("sm_clock", "DCGM_FI_DEV_SM_CLOCK"),
+            Map.entry("mem_clock", "DCGM_FI_DEV_MEM_CLOCK"),
+            Map.entry("throttle_reasons", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"),
             Map.entry("xid", "DCGM_FI_DEV_XID_ERRORS"),
+            Map.entry("ecc_sbe", "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL"),
             Map.entry("ecc_dbe", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"),
-            Map.entry("throttle_reasons", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"));
+            Map.entry("ecc_sbe_agg", "DCGM_FI_DEV_ECC_SBE_AGG_TOTAL"),
+            Map.entry("ecc_dbe_agg", "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL"),
+            Map.entry("retired_pages_sbe", "DCGM_FI_DEV_RETIRED_SBE"),
+            Map.entry("retired_pages_dbe", "DCGM_FI_DEV_RETIRED_DBE"),
+            Map.entry("retired_pages_pending", "DCGM_FI_DEV_RETIRED_PENDING"),
+            Map.entry("remapped_rows_uncorrectable", "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"),
+            Map.entry("remapped_rows_correctable", "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS"),
+            Map.entry("row_remap_failure", "DCGM_FI_DEV_ROW_REMAP_FAILURE"),
+            Map.entry("pcie_replays", "DCGM_FI_DEV_PCIE_REPLAY_COUNTER"),
+            Map.entry("nvlink_crc_flit_errors", "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL"),
+            Map.entry("nvlink_crc_data_errors", "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL"),
+            Map.entry("nvlink_replay_errors", "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL"),
+            Map.entry("nvlink_recovery_errors", "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL"));
+
+    /** Counts per step in metrics-service that are running totals (counters) in dcgm-exporter. */
+    static final java.util.Set<String> RUNNING_TOTALS = java.util.Set.of("ecc_sbe", "ecc_dbe", "pcie_replays",
+            "nvlink_crc_flit_errors", "nvlink_crc_data_errors", "nvlink_replay_errors", "nvlink_recovery_errors");
+
+    /** metrics-service's group keys → dcgm-exporter's label names. */
+    static final Map<String, String> LABELS = Map.of("node", "Hostname", "uuid", "UUID", "pciBusId", "pci_bus_id");
 
     /** Names older callers use for catalogue names. */
     static final Map<String, String> ALIASES = Map.of("xid_errors", "xid", "clock_throttle_reasons",
@@ -77,7 +105,7 @@ public final class MetricShapes {
                     if (value > 0 && code != null) {
                         samples.addArray().add(time[0]).add(code);
                     }
-                } else if ("ecc_dbe".equals(source)) {
+                } else if (RUNNING_TOTALS.contains(source)) {
                     if (samples.isEmpty() && value > 0) {
                         samples.addArray().add(Instant.parse(time[0]).minusSeconds(1).toString()).add(0.0);
                     }
@@ -144,7 +172,10 @@ public final class MetricShapes {
         return null;
     }
 
-    /** {@code labels} or metrics-service's {@code group} ({@code node}, {@code gpu}, {@code pod}, {@code code}). */
+    /**
+     * {@code labels} or metrics-service's {@code group} ({@code node}, {@code gpu}, {@code uuid}, {@code pciBusId},
+     * {@code pod}, {@code code}), under dcgm-exporter's names.
+     */
     private static ObjectNode labels(JsonNode s) {
         ObjectNode labels = Json.object();
         for (String field : new String[] {"labels", "group"}) {
@@ -153,7 +184,7 @@ public final class MetricShapes {
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> e = it.next();
                     if (e.getValue().isValueNode() && !e.getValue().isNull()) {
-                        labels.put("node".equals(e.getKey()) ? "Hostname" : e.getKey(), e.getValue().asText());
+                        labels.put(LABELS.getOrDefault(e.getKey(), e.getKey()), e.getValue().asText());
                     }
                 }
             }

@@ -23,6 +23,8 @@ public interface MetricsConfig {
 
     Jobs jobs();
 
+    Holdings holdings();
+
     /** Labels that name a sample's node when a remote-writer does not say it, first present wins. */
     @WithName("node-labels")
     @WithDefault("hostname,Hostname,node,kubernetes_node,nodename,instance")
@@ -176,5 +178,12 @@ public interface MetricsConfig {
         /** How often the per-job gauges on /q/metrics are refreshed. */
         @WithDefault("30s")
         Duration gaugesEvery();
+    }
+
+    /** Which pod held which GPU when, from dcgm-exporter's pod labels (ADR 0009). */
+    interface Holdings {
+        /** A holding ends when the node's samples run this long past its last labelled sample without another. */
+        @WithDefault("5m")
+        Duration gap();
     }
 }

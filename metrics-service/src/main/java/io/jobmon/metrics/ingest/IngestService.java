@@ -2,6 +2,7 @@ package io.jobmon.metrics.ingest;
 
 import io.jobmon.contracts.events.MetricSamples;
 import io.jobmon.contracts.messaging.OffsetRepository;
+import io.jobmon.metrics.config.MetricsConfig;
 import io.jobmon.metrics.store.BlockReads;
 import io.jobmon.metrics.store.ChangeNotices;
 import io.jobmon.metrics.store.HeadRepository;
@@ -40,10 +41,14 @@ public class IngestService {
     private final HeadRepository head;
     private final XidRepository xids;
     private final ChangeNotices notices;
+    private final HoldingRepository holdings;
+    private final long holdingGapMs;
 
     public IngestService(Pool pool, OffsetRepository offsets, SeriesRepository series, HeadRepository head,
-            XidRepository xids, ChangeNotices notices) {
+            XidRepository xids, ChangeNotices notices, HoldingRepository holdings, MetricsConfig config) {
         this.notices = notices;
+        this.holdings = holdings;
+        this.holdingGapMs = config.holdings().gap().toMillis();
         this.pool = pool;
         this.offsets = offsets;
         this.series = series;
@@ -78,15 +83,16 @@ public class IngestService {
                 .invoke(() -> records.forEach(r -> notices.wrote(BlockReads.headToken(r.node()))));
     }
 
-    /** The head blocks and Xid samples of the records {@code take} keeps. */
-    record Prepared(List<HeadRepository.Block> blocks, Map<String, List<MetricSamples.Sample>> xids, long samples,
-            long newestRecordMs) {
+    /** The head blocks, Xid samples and what each record says of its GPUs, of the records {@code take} keeps. */
+    record Prepared(List<HeadRepository.Block> blocks, Map<String, List<MetricSamples.Sample>> xids,
+            List<GpuHoldings.Seen> gpus, long samples, long newestRecordMs) {
     }
 
     /** @param ids the series id of every series of {@code records}, in order */
     static Prepared prepare(List<SampleBatch> records, long[] ids, Predicate<SampleBatch> take) {
         Map<String, Map<Long, Points>> blocks = new LinkedHashMap<>();
         Map<String, List<MetricSamples.Sample>> xidSamples = new LinkedHashMap<>();
+        List<GpuHoldings.Seen> gpus = new ArrayList<>();
         long samples = 0;
         long newest = 0;
         int k = 0;
@@ -97,6 +103,7 @@ public class IngestService {
             }
             newest = Math.max(newest, r.kafkaTimeMs());
             Map<Long, Map<Long, Points>> byWindow = new HashMap<>();
+            long newestSample = Long.MIN_VALUE;
             for (MetricSamples.Series s : r.series()) {
                 long id = ids[k++];
                 long[] t = s.timestampsMs();
@@ -111,12 +118,15 @@ public class IngestService {
                                 y -> new HashMap<>())).computeIfAbsent(id, x -> new Points(t.length));
                     }
                     p.add(t[j], v[j]);
+                    newestSample = Math.max(newestSample, t[j]);
                 }
                 samples += t.length;
                 if (XidDetector.isXid(s.name())) {
                     xidSamples.computeIfAbsent(r.node(), x -> new ArrayList<>()).addAll(SeriesBuilder.samples(s));
                 }
             }
+            GpuHoldings.Seen seen = GpuHoldings.seen(r, newestSample);
+            gpus.add(seen != null ? seen : new GpuHoldings.Seen(r.node(), newestSample, Map.of(), List.of()));
         }
         List<HeadRepository.Block> list = new ArrayList<>(blocks.size());
         blocks.forEach((nodeWindow, series) -> {
@@ -125,7 +135,7 @@ public class IngestService {
             list.add(HeadRepository.Block.of(nodeWindow.substring(0, sep), Long.parseLong(nodeWindow.substring(sep + 1)),
                     series));
         });
-        return new Prepared(list, xidSamples, samples, newest);
+        return new Prepared(list, xidSamples, gpus, samples, newest);
     }
 
     private Uni<Result> applyIn(SqlConnection conn, String topic, List<SampleBatch> records, long[] ids,
@@ -140,9 +150,20 @@ public class IngestService {
             Result result = new Result(records.size(), replayed, p.samples(), p.newestRecordMs());
             return head.insert(conn, p.blocks())
                     .chain(() -> xids(conn, p.xids()))
+                    .chain(() -> holdings(conn, p.gpus()))
                     .chain(() -> offsets.save(conn, topic, newNext))
                     .replaceWith(result);
         });
+    }
+
+    /** The batch's nodes' open holdings carried over its records (the table's, so a rebalance loses nothing). */
+    private Uni<Void> holdings(SqlConnection conn, List<GpuHoldings.Seen> seen) {
+        if (seen.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        String[] nodes = seen.stream().map(GpuHoldings.Seen::node).distinct().toArray(String[]::new);
+        return holdings.open(conn, nodes)
+                .chain(open -> holdings.save(conn, GpuHoldings.apply(open, seen, holdingGapMs)));
     }
 
     private Uni<Void> xids(SqlConnection conn, Map<String, List<MetricSamples.Sample>> byNode) {

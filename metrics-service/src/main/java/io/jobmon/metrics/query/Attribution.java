@@ -12,7 +12,9 @@ import java.util.Set;
 
 /**
  * Which series are a job's, when, and how we know. {@code labels}: dcgm-exporter put the job's pod on the GPU's
- * series. {@code placement}: no pod labels on that node, but the job was the only one there then and held all the
+ * series. {@code gpu}: a GPU series without pod labels (an Xid or error counter the exporter did not label, a second
+ * exporter) of a GPU one of the job's pods held, while it held it (by UUID, else PCI bus id, else node and index; ADR
+ * 0009). {@code placement}: no pod labels on that node, but the job was the only one there then and held all the
  * node's GPUs (a GPU series), or was the only one there (a node series such as CPU or network). Anything else is
  * ambiguous and left out, and said so.
  */
@@ -20,6 +22,7 @@ public final class Attribution {
 
     public static final String LABELS = "labels";
     public static final String PLACEMENT = "placement";
+    public static final String GPU = "gpu";
 
     /** A series taken for the job, the pod it is shown under (null: unknown), and when it is the job's. */
     public record Attributed(SeriesRef series, String pod, String method, List<long[]> valid) {
@@ -40,14 +43,17 @@ public final class Attribution {
      * @param mine the job's intervals per node; {@code others} other jobs' intervals on those nodes
      * @param candidates series of the wanted metrics: labelled with the job's pods, or on the job's nodes
      * @param gpuScope whether these are per-GPU series (dcgm-exporter) rather than per-node ones
+     * @param held the GPUs the job's pods held (GPU series only)
      */
     public static Result attribute(Collection<String> jobPods, String namespace, List<Placements.Interval> mine,
-            List<Placements.Interval> others, List<SeriesRef> candidates, boolean gpuScope, long fromMs, long toMs) {
+            List<Placements.Interval> others, List<SeriesRef> candidates, boolean gpuScope, long fromMs, long toMs,
+            List<Holdings.Held> held) {
         Set<String> pods = new HashSet<>(jobPods);
         List<Attributed> out = new ArrayList<>();
         List<Unattributed> left = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
         Set<String> labelledNodes = new HashSet<>();
+        Set<String> labelledGpus = new HashSet<>();
         for (SeriesRef s : candidates) {
             if (s.pod() != null) {
                 labelledNodes.add(s.node());
@@ -56,6 +62,8 @@ public final class Attribution {
                     && (namespace == null || s.namespace() == null || namespace.equals(s.namespace()))
                     && seen.add(s.id())) {
                 out.add(new Attributed(s, s.pod(), LABELS, null));
+                // the same metric of the same GPU from an exporter without pod labels would count twice
+                labelledGpus.add(s.metric() + '\u0000' + s.node() + '\u0000' + s.gpu());
             }
         }
         Map<String, Set<String>> gpusOnNode = new HashMap<>();
@@ -68,6 +76,13 @@ public final class Attribution {
         for (SeriesRef s : candidates) {
             if (s.pod() != null || seen.contains(s.id())) {
                 continue;
+            }
+            if (gpuScope && !held.isEmpty() && !labelledGpus.contains(s.metric() + '\u0000' + s.node() + '\u0000' + s.gpu())) {
+                List<Attributed> byGpu = byGpu(s, held, fromMs, toMs);
+                if (!byGpu.isEmpty()) {
+                    out.addAll(byGpu);
+                    continue;
+                }
             }
             List<Placements.Interval> here = mine.stream().filter(i -> i.node().equals(s.node())).toList();
             if (here.isEmpty()) {
@@ -106,6 +121,23 @@ public final class Attribution {
             }
         }
         return new Result(out, left);
+    }
+
+    /** The series while one of the job's pods held its GPU, one entry per pod. */
+    static List<Attributed> byGpu(SeriesRef s, List<Holdings.Held> held, long fromMs, long toMs) {
+        Map<String, List<long[]>> byPod = new java.util.LinkedHashMap<>();
+        for (Holdings.Held h : held) {
+            long[] r = Holdings.sameGpu(h, s) ? h.range(fromMs, toMs) : null;
+            if (r != null) {
+                byPod.computeIfAbsent(h.pod(), k -> new ArrayList<>()).add(r);
+            }
+        }
+        List<Attributed> out = new ArrayList<>(byPod.size());
+        byPod.forEach((pod, ranges) -> {
+            ranges.sort((a, b) -> Long.compare(a[0], b[0]));
+            out.add(new Attributed(s, pod, GPU, ranges));
+        });
+        return out;
     }
 
     /** [from, to) minus the other intervals, as sorted disjoint ranges. */

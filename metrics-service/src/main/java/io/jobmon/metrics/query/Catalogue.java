@@ -9,7 +9,10 @@ import java.util.function.Predicate;
  * The metrics a chart can ask for by short name (api.md), what they are made of, and how: a GPU metric comes from
  * dcgm-exporter per GPU, a node metric from node_exporter per node. A metric adds up its sources per entity
  * (with a sign: memory used = total - available); counters become rates per second, or increases per step for
- * error counts.
+ * error counts. Names as dcgm-exporter's etc/default-counters.csv writes them
+ * (https://github.com/NVIDIA/dcgm-exporter/blob/main/etc/default-counters.csv; ECC, retired pages, NVLink errors and
+ * violations are commented out there, enabled by a site's counters file); remapped rows, retired pages and the
+ * life-long ECC totals are levels and shown as they are.
  */
 public final class Catalogue {
 
@@ -63,7 +66,27 @@ public final class Catalogue {
                 new Source("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", 1, Transform.INCREASE, l -> true));
         gpu("ecc_dbe", "ECC double-bit errors", "errors",
                 new Source("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 1, Transform.INCREASE, l -> true));
+        gpu("ecc_sbe_agg", "ECC single-bit errors over the GPU's life", "errors",
+                Source.of("DCGM_FI_DEV_ECC_SBE_AGG_TOTAL"));
+        gpu("ecc_dbe_agg", "ECC double-bit errors over the GPU's life", "errors",
+                Source.of("DCGM_FI_DEV_ECC_DBE_AGG_TOTAL"));
+        gpu("retired_pages_sbe", "Pages retired for single-bit errors", "pages", Source.of("DCGM_FI_DEV_RETIRED_SBE"));
+        gpu("retired_pages_dbe", "Pages retired for double-bit errors", "pages", Source.of("DCGM_FI_DEV_RETIRED_DBE"));
+        gpu("retired_pages_pending", "Pages pending retirement", "pages", Source.of("DCGM_FI_DEV_RETIRED_PENDING"));
+        gpu("remapped_rows_uncorrectable", "Rows remapped for uncorrectable errors", "rows",
+                Source.of("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"));
+        gpu("remapped_rows_correctable", "Rows remapped for correctable errors", "rows",
+                Source.of("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS"));
+        gpu("row_remap_failure", "Row remapping failed (1) or not (0)", "bool", Source.of("DCGM_FI_DEV_ROW_REMAP_FAILURE"));
         ENTRIES.put("xid", new Entry("xid", "Xid errors by code", "events", Scope.GPU, "dcgm-exporter", List.of(), "xid"));
+        gpu("nvlink_crc_flit_errors", "NVLink flow-control CRC errors", "errors",
+                new Source("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", 1, Transform.INCREASE, l -> true));
+        gpu("nvlink_crc_data_errors", "NVLink data CRC errors", "errors",
+                new Source("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", 1, Transform.INCREASE, l -> true));
+        gpu("nvlink_replay_errors", "NVLink retries", "errors",
+                new Source("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", 1, Transform.INCREASE, l -> true));
+        gpu("nvlink_recovery_errors", "NVLink recovery errors", "errors",
+                new Source("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", 1, Transform.INCREASE, l -> true));
         gpu("nvlink_tx", "NVLink transmitted", "B/s", Source.of("DCGM_FI_PROF_NVLINK_TX_BYTES"));
         gpu("nvlink_rx", "NVLink received", "B/s", Source.of("DCGM_FI_PROF_NVLINK_RX_BYTES"));
         gpu("pcie_tx", "PCIe transmitted", "B/s", Source.of("DCGM_FI_PROF_PCIE_TX_BYTES"));

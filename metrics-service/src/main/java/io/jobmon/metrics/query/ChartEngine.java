@@ -52,7 +52,8 @@ public final class ChartEngine {
                     acc[b] = Double.isNaN(acc[b]) ? x : acc[b] + x;
                 }
             }
-            groups.put(entity, groupBy.labels(a.series().node(), gpu, a.pod()));
+            // a job's GPU line names the pod that held the GPU (a node's own chart has no method and splits by GPU only)
+            groups.put(entity, groupBy.labels(a.series().node(), gpu, a.pod(), a.series().labels(), a.method() != null));
             methods.computeIfAbsent(entity, k -> new HashSet<>()).add(a.method());
             if (cpu) {
                 cpus.computeIfAbsent(entity, k -> new HashSet<>()).add(a.series().labels().getOrDefault("cpu", ""));

@@ -1,6 +1,7 @@
 package io.jobmon.metrics.query;
 
 import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.metrics.store.SeriesLabels;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,6 +22,15 @@ public enum GroupBy {
 
     /** The group's labels for an entity on {@code node} (and {@code gpu}), shown under {@code pod}. */
     public Map<String, String> labels(String node, String gpu, String pod) {
+        return labels(node, gpu, pod, Map.of(), false);
+    }
+
+    /**
+     * The same; a GPU's group also names its {@code uuid} and {@code pciBusId} (dcgm-exporter's {@code UUID} and
+     * {@code pci_bus_id}, from {@code series}) and, when {@code podOfGpu}, the pod that held it.
+     */
+    public Map<String, String> labels(String node, String gpu, String pod, Map<String, String> series,
+            boolean podOfGpu) {
         Map<String, String> m = new LinkedHashMap<>();
         switch (this) {
             case JOB -> {
@@ -37,6 +47,17 @@ public enum GroupBy {
                 m.put("node", node);
                 if (gpu != null) {
                     m.put("gpu", gpu);
+                    String uuid = SeriesLabels.get(series, "UUID");
+                    String bus = SeriesLabels.get(series, "pci_bus_id");
+                    if (uuid != null) {
+                        m.put("uuid", uuid);
+                    }
+                    if (bus != null) {
+                        m.put("pciBusId", bus);
+                    }
+                }
+                if (podOfGpu && pod != null) {
+                    m.put("pod", pod);
                 }
             }
         }

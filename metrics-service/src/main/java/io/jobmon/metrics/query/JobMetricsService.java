@@ -32,8 +32,11 @@ public class JobMetricsService {
     private final SeriesStore store;
     private final XidEvents xids;
     private final MetricsConfig config;
+    private final Holdings holdings;
 
-    public JobMetricsService(JobRepository jobs, SeriesStore store, XidEvents xids, MetricsConfig config) {
+    public JobMetricsService(JobRepository jobs, SeriesStore store, XidEvents xids, MetricsConfig config,
+            Holdings holdings) {
+        this.holdings = holdings;
         this.jobs = jobs;
         this.store = store;
         this.xids = xids;
@@ -59,16 +62,17 @@ public class JobMetricsService {
      * the other jobs that shared its nodes. All are found by the job's id, so they are read side by side, alongside the
      * access check and the facts when the caller asks for those too ({@link JobMetricsResource}).
      */
-    public record Lookups(List<Placements.Interval> mine, List<SeriesRef> candidates, List<Placements.Interval> others) {
+    public record Lookups(List<Placements.Interval> mine, List<SeriesRef> candidates, List<Placements.Interval> others,
+            List<Holdings.Held> held) {
     }
 
     public Uni<Lookups> lookups(String jobId, ChartParams params) {
         Set<String> gpuMetrics = metrics(params, Catalogue.Scope.GPU);
         Set<String> all = new LinkedHashSet<>(gpuMetrics);
         all.addAll(metrics(params, Catalogue.Scope.NODE));
-        return Uni.combine().all().unis(jobs.intervals(jobId), store.ofJob(jobId, gpuMetrics, all), jobs.alongside(jobId))
-                .asTuple().map(t -> new Lookups(t.getItem1(), dedupe(t.getItem2()),
-                        t.getItem3().stream().map(JobRepository.JobInterval::interval).toList()));
+        return Uni.combine().all().unis(jobs.intervals(jobId), store.ofJob(jobId, gpuMetrics, all), jobs.alongside(jobId),
+                holdings.ofJob(jobId)).asTuple().map(t -> new Lookups(t.getItem1(), dedupe(t.getItem2()),
+                        t.getItem3().stream().map(JobRepository.JobInterval::interval).toList(), t.getItem4()));
     }
 
     /** The stored metrics behind the asked ones of this scope. */
@@ -97,20 +101,23 @@ public class JobMetricsService {
         Set<String> nodeMetrics = metrics(params, Catalogue.Scope.NODE);
         List<Placements.Interval> mine = lookups.mine();
         List<Placements.Interval> otherIntervals = lookups.others();
-        String[] nodes = mine.stream().map(Placements.Interval::node).distinct().toArray(String[]::new);
+        List<Holdings.Held> held = lookups.held();
+        String[] nodes = java.util.stream.Stream.concat(mine.stream().map(Placements.Interval::node),
+                held.stream().map(Holdings.Held::node)).distinct().toArray(String[]::new);
         List<SeriesRef> candidates = lookups.candidates();
         List<SeriesRef> gpuCandidates = candidates.stream().filter(s -> gpuMetrics.contains(s.metric())).toList();
         List<SeriesRef> nodeCandidates = candidates.stream().filter(s -> nodeMetrics.contains(s.metric())).toList();
         Attribution.Result g = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
-                gpuCandidates, true, from, to);
+                gpuCandidates, true, from, to, held);
         Attribution.Result nd = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
-                nodeCandidates, false, from, to);
+                nodeCandidates, false, from, to, List.of());
         List<Attribution.Attributed> attributed = new ArrayList<>(g.series());
         attributed.addAll(nd.series());
         List<Attribution.Unattributed> left = new ArrayList<>(g.unattributed());
         left.addAll(nd.unattributed());
+        List<Chart.Attributed> xidAttribution = new ArrayList<>();
         return Uni.combine().all().unis(read(attributed, rc, start, to),
-                xidLines(params, job, mine, otherIntervals, nodes, start, to, n, rc)).asTuple().map(t2 -> {
+                xidLines(params, job, lookups, nodes, start, to, n, rc, xidAttribution)).asTuple().map(t2 -> {
                     ChartEngine.Data data = t2.getItem1();
                     List<Chart.Series> lines = new ArrayList<>();
                     for (Catalogue.Entry e : params.metrics()) {
@@ -125,7 +132,8 @@ public class JobMetricsService {
                     }
                     return new Chart.Response(job.jobId(), null, range[0], range[1], rc.stepMs() / 1000,
                             rc.source().label, params.aggregation().name().toLowerCase(),
-                            params.groupBy().name().toLowerCase(), lines, attribution(attributed, from, to), left);
+                            params.groupBy().name().toLowerCase(), lines, attribution(attributed, xidAttribution, from, to),
+                            left);
                 });
     }
 
@@ -148,36 +156,88 @@ public class JobMetricsService {
         return store.rollups(list, rc.source(), start, to).map(r -> new ChartEngine.Data(Map.of(), r));
     }
 
-    private Uni<List<Chart.Series>> xidLines(ChartParams params, JobInfo job, List<Placements.Interval> mine,
-            List<Placements.Interval> others, String[] nodes, long start, long to, int n, ResolutionChoice rc) {
+    /**
+     * Xid events of the job: labelled with one of its pods ({@code labels}), of a GPU one of its pods held then
+     * ({@code gpu}), or on a node it had to itself then ({@code placement}); per code, and per GPU when grouped so.
+     */
+    private Uni<List<Chart.Series>> xidLines(ChartParams params, JobInfo job, Lookups lookups, String[] nodes,
+            long start, long to, int n, ResolutionChoice rc, List<Chart.Attributed> attributedBy) {
         if (params.metrics().stream().noneMatch(e -> "xid".equals(e.special())) || nodes.length == 0) {
             return Uni.createFrom().item(List.of());
         }
         return xids.onNodes(nodes, start, to).map(events -> {
-            Map<Integer, double[]> byCode = new java.util.TreeMap<>();
+            Map<Map<String, String>, double[]> byGroup = new LinkedHashMap<>();
+            Map<Map<String, String>, Set<String>> methods = new LinkedHashMap<>();
             for (XidEvents.Event e : events) {
-                boolean ours = e.pod() != null ? job.pods().contains(e.pod()) : exclusive(mine, others, e.node(), e.tsMs());
-                if (!ours) {
+                String method = null;
+                String pod = e.pod();
+                Holdings.Held h = null;
+                if (e.pod() != null) {
+                    method = job.pods().contains(e.pod()) ? Attribution.LABELS : null;
+                } else if ((h = heldAt(lookups.held(), e)) != null) {
+                    method = Attribution.GPU;
+                    pod = h.pod();
+                } else if (exclusive(lookups.mine(), lookups.others(), e.node(), e.tsMs())) {
+                    method = Attribution.PLACEMENT;
+                }
+                int b = method == null ? -1 : Buckets.index(e.tsMs(), start, rc.stepMs(), n);
+                if (b < 0) {
                     continue;
                 }
-                int b = Buckets.index(e.tsMs(), start, rc.stepMs(), n);
-                if (b >= 0) {
-                    double[] v = byCode.computeIfAbsent(e.code(), k -> new double[n]);
-                    v[b] += e.count();
+                Map<String, String> group = new LinkedHashMap<>();
+                group.put("code", String.valueOf(e.code()));
+                Map<String, String> ids = h == null ? Map.of() : ids(h);
+                group.putAll(params.groupBy().labels(e.node(), e.gpu(), pod, ids, true));
+                byGroup.computeIfAbsent(group, k -> new double[n])[b] += e.count();
+                methods.computeIfAbsent(group, k -> new java.util.HashSet<>()).add(method);
+                if (h != null) {
+                    attributedBy.add(new Chart.Attributed(h.node(), h.index(), h.pod(), Attribution.GPU,
+                            Instant.ofEpochMilli(Math.max(start, h.fromMs())),
+                            Instant.ofEpochMilli(h.toMs() == null ? to : Math.min(to, h.toMs() + 1))));
                 }
             }
+            List<Map<String, String>> groups = new ArrayList<>(byGroup.keySet());
+            groups.sort((a, b) -> {
+                int c = Integer.compare(Integer.parseInt(a.get("code")), Integer.parseInt(b.get("code")));
+                return c != 0 ? c : a.toString().compareTo(b.toString());
+            });
             List<Chart.Series> out = new ArrayList<>();
-            byCode.forEach((code, v) -> {
+            for (Map<String, String> group : groups) {
+                double[] v = byGroup.get(group);
                 List<Object[]> points = new ArrayList<>();
                 for (int b = 0; b < n; b++) {
                     if (v[b] > 0) {
                         points.add(new Object[] {Instant.ofEpochMilli(start + b * rc.stepMs()), v[b]});
                     }
                 }
-                out.add(new Chart.Series("xid", "events", Map.of("code", String.valueOf(code)), "events", points));
-            });
+                Set<String> ms = methods.get(group);
+                out.add(new Chart.Series("xid", "events", group, ms.size() == 1 ? ms.iterator().next() : "mixed",
+                        points));
+            }
             return out;
         });
+    }
+
+    /** The holding of the job's pods the event's GPU was in at its time, or null. */
+    static Holdings.Held heldAt(List<Holdings.Held> held, XidEvents.Event e) {
+        for (Holdings.Held h : held) {
+            if (Holdings.heldAt(h, e.node(), e.gpu(), e.tsMs())) {
+                return h;
+            }
+        }
+        return null;
+    }
+
+    /** dcgm-exporter's identity labels of a held GPU. */
+    static Map<String, String> ids(Holdings.Held h) {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (h.uuid() != null) {
+            m.put("UUID", h.uuid());
+        }
+        if (h.pciBusId() != null) {
+            m.put("pci_bus_id", h.pciBusId());
+        }
+        return m;
     }
 
     static boolean exclusive(List<Placements.Interval> mine, List<Placements.Interval> others, String node, long t) {
@@ -192,7 +252,8 @@ public class JobMetricsService {
         return List.copyOf(out.values());
     }
 
-    static List<Chart.Attributed> attribution(List<Attribution.Attributed> attributed, long from, long to) {
+    static List<Chart.Attributed> attribution(List<Attribution.Attributed> attributed, List<Chart.Attributed> xids,
+            long from, long to) {
         Map<String, Chart.Attributed> out = new LinkedHashMap<>();
         for (Attribution.Attributed a : attributed) {
             String key = a.series().node() + "/" + a.series().gpu() + "/" + a.pod() + "/" + a.method();
@@ -204,6 +265,9 @@ public class JobMetricsService {
             }
             out.putIfAbsent(key, new Chart.Attributed(a.series().node(), a.series().gpu(), a.pod(), a.method(),
                     Instant.ofEpochMilli(f), Instant.ofEpochMilli(t)));
+        }
+        for (Chart.Attributed x : xids) {
+            out.putIfAbsent(x.node() + "/" + x.gpu() + "/" + x.pod() + "/" + x.method(), x);
         }
         return List.copyOf(out.values());
     }

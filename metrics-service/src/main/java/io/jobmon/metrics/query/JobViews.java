@@ -41,7 +41,7 @@ public class JobViews {
     /** Bounded by the series and intervals held (a job on many nodes holds thousands of candidate series). */
     private final Cache<String, Kept> kept = Caffeine.newBuilder().maximumWeight(200_000)
             .weigher((String key, Kept k) -> 1 + k.view().lookups().candidates().size() + k.view().lookups().mine().size()
-                    + k.view().lookups().others().size())
+                    + k.view().lookups().others().size() + k.view().lookups().held().size())
             .build();
 
     public JobViews(JobAccessStore access, JobRepository jobs, JobMetricsService charts, ChangeNotices notices) {
@@ -75,6 +75,7 @@ public class JobViews {
         for (Placements.Interval i : view.lookups().mine()) {
             out.add("node:" + i.node());
         }
+        view.lookups().held().forEach(h -> out.add("node:" + h.node()));
         view.info().ifPresent(info -> info.pods().forEach(p -> out.add("pod:" + p)));
         return new ArrayList<>(out);
     }

@@ -26,12 +26,18 @@ public class PgSeriesStore implements SeriesStore {
 
     private static final String SERIES = "SELECT id, metric, node, counter, gpu, pod, namespace, cluster, labels::text"
             + " AS labels FROM series ";
-    /** {@link #ofJob}: the job's pods and namespace from {@code job_info}, its nodes from {@code job_node}. */
+    /**
+     * {@link #ofJob}: the job's pods and namespace from {@code job_info}, its nodes from {@code job_node} and from the
+     * GPUs its pods held.
+     */
     private static final String OF_JOB = "SELECT s.id, s.metric, s.node, s.counter, s.gpu, s.pod, s.namespace, s.cluster,"
             + " s.labels::text AS labels FROM job_info j JOIN series s ON s.pod = ANY(j.pods) AND s.metric = ANY($2::text[])"
             + " AND (j.namespace IS NULL OR s.namespace IS NULL OR s.namespace = j.namespace) WHERE j.job_id = $1"
             + " UNION ALL SELECT id, metric, node, counter, gpu, pod, namespace, cluster, labels::text FROM series"
-            + " WHERE node = ANY(ARRAY(SELECT node FROM job_node WHERE job_id = $1)) AND metric = ANY($3::text[])";
+            + " WHERE node = ANY(ARRAY(SELECT node FROM job_node WHERE job_id = $1"
+            // the nodes whose GPUs the job's pods held (gpu_holding): their series without pod labels (attribution by GPU)
+            + " UNION SELECT h.node FROM job_info j JOIN gpu_holding h ON h.pod = ANY(j.pods) WHERE j.job_id = $1))"
+            + " AND metric = ANY($3::text[])";
     private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {
     };
 

@@ -70,7 +70,7 @@ class ChartLogicTest {
                 new Placements.Interval("n3", 0, null, List.of("y"), 2));
         var candidates = List.of(gpu(1, "n0", "0", "p0"), gpu(2, "n0", "1", "zz"), gpu(3, "n1", "0", null),
                 gpu(4, "n1", "1", null), gpu(5, "n2", "0", null), gpu(6, "n2", "1", null), gpu(7, "n3", "0", null));
-        var r = Attribution.attribute(List.of("p0", "p1"), "ns", mine, others, candidates, true, 0, 100);
+        var r = Attribution.attribute(List.of("p0", "p1"), "ns", mine, others, candidates, true, 0, 100, List.of());
         var byId = r.series().stream().collect(java.util.stream.Collectors.toMap(a -> a.series().id(), a -> a));
         assertEquals(Attribution.LABELS, byId.get(1L).method());
         assertTrue(!byId.containsKey(2L), "another pod's GPU");

@@ -75,7 +75,8 @@ class JobChartsTest {
         assertEquals(15, byGpu.getLong("stepSeconds"));
         assertEquals("raw", byGpu.getString("resolution"));
         for (int g = 0; g < 4; g++) {
-            assertEquals(Map.of("node", node, "gpu", String.valueOf(g)), byGpu.getMap("series[" + g + "].group"));
+            assertEquals(Map.of("node", node, "gpu", String.valueOf(g), "uuid", "GPU-" + node + "-" + g, "pciBusId",
+                    "00000000:0" + g + ":00.0", "pod", job + "-0"), byGpu.getMap("series[" + g + "].group"));
             assertEquals(10.0 * g, value(byGpu, g, 0));
             assertEquals("labels", byGpu.getString("series[" + g + "].attribution"));
             assertEquals("%", byGpu.getString("series[" + g + "].unit"));
