@@ -79,7 +79,7 @@ class GpuEvidenceTest {
 
         DiagnosisTask task = new DiagnosisTask("d-" + job, job, DiagnosisTask.Trigger.USER, DiagnosisTask.Status.RUNNING,
                 "alice", FROM, TO, List.of(), null, "en", null, Instant.now(), Instant.now(), null, 0, null, null, null,
-                null, null, null, null, null);
+                null, null, null, null, null, null);
         Gathered got = gatherer.gather(task, Optional.of("Bearer " + Tokens.alice()), null);
 
         List<LoggedRequest> asked = wm.findAll(getRequestedFor(urlPathEqualTo(base + "/metrics")));
