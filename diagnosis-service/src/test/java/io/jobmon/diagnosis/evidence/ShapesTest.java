@@ -162,6 +162,30 @@ class ShapesTest {
     }
 
     @Test
+    void aGpusIdentityBecomesDcgmExportersLabelsAndNvlinkAndPcieErrorCountsTheirCounters() throws Exception {
+        // groupBy=gpu as metrics-service answers it: node, index, UUID, PCI bus id and the pod that held the GPU
+        ArrayNode metrics = MetricShapes.metrics(json("{'series':["
+                + "{'metric':'nvlink_crc_flit_errors','unit':'errors','attribution':'gpu','group':{'node':'n1','gpu':'2',"
+                + "'uuid':'GPU-5d0c','pciBusId':'00000000:47:00.0','pod':'w-1'},'points':[['2026-07-13T10:00:00Z',4.0],"
+                + "['2026-07-13T10:00:15Z',3.0]]},"
+                + "{'metric':'pcie_replays','group':{'node':'n1','gpu':'2'},'points':[['2026-07-13T10:00:00Z',0.0],"
+                + "['2026-07-13T10:00:15Z',5.0]]},"
+                + "{'metric':'remapped_rows_uncorrectable','group':{'node':'n1','gpu':'2'},'points':[['2026-07-13T10:00:00Z',1.0],"
+                + "['2026-07-13T10:00:15Z',1.0]]}]}"));
+        JsonNode nvlink = metrics.get(0);
+        assertEquals("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", nvlink.get("name").asText());
+        assertEquals("n1", nvlink.get("labels").get("Hostname").asText());
+        assertEquals("GPU-5d0c", nvlink.get("labels").get("UUID").asText());
+        assertEquals("00000000:47:00.0", nvlink.get("labels").get("pci_bus_id").asText());
+        assertEquals("w-1", nvlink.get("labels").get("pod").asText());
+        assertEquals(List.of(0.0, 4.0, 7.0), values(nvlink), "errors per step back into the exporter's counter");
+        assertEquals("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", metrics.get(1).get("name").asText());
+        assertEquals(List.of(0.0, 5.0), values(metrics.get(1)));
+        assertEquals("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", metrics.get(2).get("name").asText());
+        assertEquals(List.of(1.0, 1.0), values(metrics.get(2)), "a level stays as it is");
+    }
+
+    @Test
     void theRunAtOneMinuteAndTheWindowAtFullResolutionJoinIntoOneSeries() throws Exception {
         ArrayNode run = MetricShapes.metrics(json("{'series':[{'metric':'gpu_util','group':{'node':'n1','gpu':'0'},"
                 + "'points':[['2026-07-13T09:00:00Z',90],['2026-07-13T09:01:00Z',91],['2026-07-13T09:30:00Z',92]]}]}"));
