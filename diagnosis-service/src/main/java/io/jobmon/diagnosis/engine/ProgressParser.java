@@ -29,6 +29,15 @@ final class ProgressParser {
     private static final Pattern ITER_ONLY = Pattern.compile("\\b(?:Iter\\(train\\)\\s*\\[\\s*|iter: )(\\d+)(?:/(\\d+))?");
     private static final Pattern TIME = Pattern.compile("\\btime: ([\\d.]+)");
     private static final Pattern DATA = Pattern.compile("\\bdata(?:_time)?: ([\\d.]+)");
+    /** A rate any printer may use: {@code 3.4 it/s}, {@code 0.85s/iter}, {@code 52ms/step}, {@code 512 img/sec}. */
+    private static final Pattern RATE = Pattern.compile(
+            "(?i)(\\d{1,9}(?:\\.\\d{1,6})?)\\s?(it/s|s/it|steps?/s|s/steps?|ms/steps?|s/iter|ms/iter|iters?/s|"
+                    + "samples?/s(?:ec)?|img/s(?:ec)?|images?/s(?:ec)?|tokens?/s(?:ec)?)\\b");
+    /** A step counter: {@code step 1200/5000}, {@code [iter 120]}, {@code Iter #120}, {@code batch: 30}. */
+    private static final Pattern STEP_WORD = Pattern.compile(
+            "(?i)\\b(?:global[_ ]?step|step|iter(?:ation)?|it|batch)\\s{0,2}[:=#\\[]?\\s{0,2}(\\d{1,12})(?:\\s{0,2}/\\s{0,2}(\\d{1,12}))?");
+    /** Keras' bar: {@code 1200/5000 [=====>....] - ETA: 12:01 - loss: 0.53}. */
+    private static final Pattern KERAS = Pattern.compile("^\\s{0,8}(\\d{1,12})/(\\d{1,12}) \\[[=>.]{2,80}\\]");
     private static final Pattern GENERIC = Pattern.compile(
             "(?i)\\b(?:global[_ ]?step|step|iter(?:ation)?)\\s*[:=]?\\s*\\[?\\s*(\\d+)\\s*(?:/\\s*(\\d+))?");
 
@@ -109,7 +118,54 @@ final class ProgressParser {
                         Double.NaN, Double.NaN, Double.NaN, Double.NaN, true, false, index);
             }
         }
+        if (s.indexOf('/') >= 0) {
+            return stepAndRate(s, t, pod, index);
+        }
         return null;
+    }
+
+    /**
+     * The generic reader for a printer the engine does not know: a step counter (a step word and a number, or
+     * Keras' {@code n/N [===>...]}) together with a rate or an ETA. The rate, when it is per step, gives the
+     * iteration time; the real speed always comes from successive (step, time) pairs.
+     */
+    static ProgressPoint stepAndRate(String s, Instant t, String pod, int index) {
+        Matcher k = KERAS.matcher(s);
+        boolean keras = k.find();
+        Matcher r = RATE.matcher(s);
+        boolean rate = r.find();
+        if (!keras && !rate) {
+            return null;
+        }
+        double step;
+        double total;
+        if (keras) {
+            step = num(k.group(1));
+            total = num(k.group(2));
+        } else {
+            Matcher m = STEP_WORD.matcher(s);
+            if (!m.find()) {
+                return null;
+            }
+            step = num(m.group(1));
+            total = m.group(2) == null ? Double.NaN : num(m.group(2));
+        }
+        double iter = Double.NaN;
+        double printed = Double.NaN;
+        if (rate) {
+            double v = Double.parseDouble(r.group(1));
+            String unit = r.group(2).toLowerCase(Locale.ROOT);
+            if (unit.startsWith("ms/")) {
+                iter = v / 1000.0;
+            } else if (unit.startsWith("s/")) {
+                iter = v;
+            } else if (unit.startsWith("it") || unit.startsWith("step")) {
+                printed = v;
+                iter = v > 0 ? 1.0 / v : Double.NaN;
+            }
+        }
+        return point(t, pod, keras ? "keras|" + k.group(2) : "step-rate", step, total, Double.NaN, iter, Double.NaN,
+                printed, true, false, index);
     }
 
     private static ProgressPoint epochIter(String s, Instant t, String pod, int index) {
