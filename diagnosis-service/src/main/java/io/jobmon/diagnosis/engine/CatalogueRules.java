@@ -59,16 +59,14 @@ final class CatalogueRules {
             Map.entry("signal", new KindRule(LOG, 46, 0.6, false, null, false, false)),
             Map.entry("s3-error", new KindRule(LOG, 78, 0.88, false, null, false, false)),
             Map.entry("http-status", new KindRule(LOG, 45, 0.6, false, null, false, false)),
-            Map.entry("oom-form", new KindRule(LOG_EVENT, 87, 0.9, false, null, false, false)),
+            Map.entry("oom-form", new KindRule(LOG_EVENT, 89, 0.9, false, null, false, false)),
             Map.entry("stall-form", new KindRule(LOG, 70, 0.8, false, CategoryGroup.CRASH, false, false)));
 
     /** Where a program reports an errno: after {@code [Errno n]}, a colon, {@code returned}, an open parenthesis. */
     private static final String ERRNO_PLACE =
-            "(?:^|[\\]:(,=]|\\breturned|\\berror|\\bfailed|\\bwith|\\bErrno\\s?-?\\d{1,4})\\s{0,3}";
+            "(?:^|[\\]:(,=]|\\breturned|\\berror|\\bfailed|\\bwith|\\bErrno ?-?\\d{1,4})\\s{0,3}";
     /** A class name in the position exceptions are printed or raised. */
     private static final String CLASS_AFTER = "(?=:|\\(|'|\"|>|\\)|,|\\s*$|\\s+\\[|\\s+-\\s|\\s+at\\s)";
-    /** Not a source line a traceback quotes ({@code raise X(...)}, {@code except X:}): the class was not raised there. */
-    private static final String NOT_SOURCE = "(?<!raise )(?<!except )(?<!except \\()(?<!isinstance\\(e, )";
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][\\w.]*[\\w]");
 
     /**
@@ -77,6 +75,8 @@ final class CatalogueRules {
      */
     private static final Set<Category> BEHAVIOUR = Set.of(Category.DATA_LOADING_BOTTLENECK, Category.TRAINING_HANG,
             Category.TRAINING_SLOWDOWN, Category.GPU_THERMAL_THROTTLING);
+
+    private static final int KEYWORD_LENGTH = 16;
 
     /** A row marked {@code "role": "symptom"} weighs no more than the pattern layer's echoes of a failure. */
     private static final double SYMPTOM_WEIGHT = 0.55;
@@ -159,18 +159,28 @@ final class CatalogueRules {
         }
     }
 
+    /**
+     * The regex of one form. The literal comes first and what must (not) precede it is a lookbehind after it, so a
+     * search tries one character per position until the literal's first letter matches (a leading alternation or
+     * lookbehind would be tried at every position of every line that contains the keyword).
+     */
     private static String formRegex(String form, KindRule rule) {
         String q = Pattern.quote(form);
         boolean identifier = IDENTIFIER.matcher(form).matches();
-        if (identifier && rule.exceptionPlace()) {
-            return NOT_SOURCE + "(?<![\\w.])(?:[A-Za-z_]\\w{0,40}\\.){0,6}" + q + CLASS_AFTER;
-        }
-        String before = Character.isLetterOrDigit(form.charAt(0)) ? "(?<![\\w])" : "";
         String after = Character.isLetterOrDigit(form.charAt(form.length() - 1)) ? "(?![\\w])" : "";
-        if (rule.errnoPlace() && !identifier) {
-            return ERRNO_PLACE + q + after;
+        if (identifier && rule.exceptionPlace()) {
+            return q + "(?<![A-Za-z0-9_]" + q + ")" + notSource(q) + CLASS_AFTER;
         }
-        return before + q + after;
+        String before = Character.isLetterOrDigit(form.charAt(0)) ? "(?<![\\w]" + q + ")" : "";
+        if (rule.errnoPlace() && !identifier) {
+            return q + "(?<=" + ERRNO_PLACE + q + ")" + after;
+        }
+        return q + before + after;
+    }
+
+    /** Not a source line a traceback quotes ({@code raise X(...)}, {@code except X:}): the class was not raised there. */
+    private static String notSource(String q) {
+        return "(?<!raise " + q + ")(?<!except " + q + ")(?<!except \\(" + q + ")";
     }
 
     private static String xidRegex(String code) {
@@ -210,7 +220,12 @@ final class CatalogueRules {
         return "(?:" + String.join("|", forms.stream().map(Pattern::quote).toList()) + ")";
     }
 
+    /**
+     * The keywords of forms: lower case, at most {@value #KEYWORD_LENGTH} characters (the regex checks the rest), so
+     * hundreds of long messages keep the keyword automaton small.
+     */
     private static List<String> lower(List<String> forms) {
-        return forms.stream().map(f -> f.toLowerCase(Locale.ROOT)).distinct().toList();
+        return forms.stream().map(f -> f.toLowerCase(Locale.ROOT))
+                .map(f -> f.length() > KEYWORD_LENGTH ? f.substring(0, KEYWORD_LENGTH) : f).distinct().toList();
     }
 }

@@ -114,8 +114,9 @@ final class ProgressParser {
         if (s.contains("loss") || s.contains("Loss") || s.contains("LOSS")) {
             Matcher m = GENERIC.matcher(s);
             if (m.find()) {
+                double[] rate = s.indexOf('/') >= 0 ? rate(s) : NO_RATE;
                 return point(t, pod, "generic", num(m.group(1)), m.group(2) == null ? Double.NaN : num(m.group(2)),
-                        Double.NaN, Double.NaN, Double.NaN, Double.NaN, true, false, index);
+                        Double.NaN, rate[0], Double.NaN, rate[1], true, false, index);
             }
         }
         if (s.indexOf('/') >= 0) {
@@ -130,8 +131,14 @@ final class ProgressParser {
      * iteration time; the real speed always comes from successive (step, time) pairs.
      */
     static ProgressPoint stepAndRate(String s, Instant t, String pod, int index) {
+        boolean stepWord = s.contains("step") || s.contains("Step") || s.contains("iter") || s.contains("Iter")
+                || s.contains("ITER") || s.contains("batch") || s.contains("Batch") || s.contains("it/s");
+        boolean kerasShape = s.indexOf(" [") > 0 && s.indexOf('=') > 0;
+        if (!stepWord && !kerasShape) {
+            return null;
+        }
         Matcher k = KERAS.matcher(s);
-        boolean keras = k.find();
+        boolean keras = kerasShape && k.find();
         Matcher r = RATE.matcher(s);
         boolean rate = r.find();
         if (!keras && !rate) {
@@ -150,22 +157,32 @@ final class ProgressParser {
             step = num(m.group(1));
             total = m.group(2) == null ? Double.NaN : num(m.group(2));
         }
-        double iter = Double.NaN;
-        double printed = Double.NaN;
-        if (rate) {
-            double v = Double.parseDouble(r.group(1));
-            String unit = r.group(2).toLowerCase(Locale.ROOT);
-            if (unit.startsWith("ms/")) {
-                iter = v / 1000.0;
-            } else if (unit.startsWith("s/")) {
-                iter = v;
-            } else if (unit.startsWith("it") || unit.startsWith("step")) {
-                printed = v;
-                iter = v > 0 ? 1.0 / v : Double.NaN;
-            }
+        double[] per = rate ? rate(r) : NO_RATE;
+        return point(t, pod, keras ? "keras|" + k.group(2) : "step-rate", step, total, Double.NaN, per[0], Double.NaN,
+                per[1], true, false, index);
+    }
+
+    private static final double[] NO_RATE = {Double.NaN, Double.NaN};
+
+    /** Seconds per step and the printed steps/s of the first rate in the line ({@code NaN} when not per step). */
+    private static double[] rate(String s) {
+        Matcher r = RATE.matcher(s);
+        return r.find() ? rate(r) : NO_RATE;
+    }
+
+    private static double[] rate(Matcher r) {
+        double v = Double.parseDouble(r.group(1));
+        String unit = r.group(2).toLowerCase(Locale.ROOT);
+        if (unit.startsWith("ms/")) {
+            return new double[] {v / 1000.0, Double.NaN};
         }
-        return point(t, pod, keras ? "keras|" + k.group(2) : "step-rate", step, total, Double.NaN, iter, Double.NaN,
-                printed, true, false, index);
+        if (unit.startsWith("s/")) {
+            return new double[] {v, Double.NaN};
+        }
+        if (unit.startsWith("it") || unit.startsWith("step")) {
+            return new double[] {v > 0 ? 1.0 / v : Double.NaN, v};
+        }
+        return NO_RATE;
     }
 
     private static ProgressPoint epochIter(String s, Instant t, String pod, int index) {
