@@ -78,6 +78,12 @@ final class CatalogueRules {
 
     private static final int KEYWORD_LENGTH = 16;
 
+    /**
+     * A framework's generic crash class (XlaRuntimeError, tf InternalError, Paddle's (Fatal)) wraps the real error of
+     * the same line: the codes of the CUDA, NCCL, HCCL, errno... catalogues outrank it.
+     */
+    private static final int WRAPPER_PRIORITY = 60;
+
     /** A row marked {@code "role": "symptom"} weighs no more than the pattern layer's echoes of a failure. */
     private static final double SYMPTOM_WEIGHT = 0.55;
 
@@ -192,8 +198,10 @@ final class CatalogueRules {
                                                      Set<String> sources, List<String> keywords, String regex) {
         Pattern compiled = Pattern.compile(regex);
         boolean behaviour = BEHAVIOUR.contains(row.category()) && base.group() == null;
-        KindRule rule = behaviour || row.symptom()
-                ? new KindRule(base.sources(), base.priority(), row.symptom() ? Math.min(base.weight(), SYMPTOM_WEIGHT)
+        boolean wrapper = "framework-exception".equals(row.kind()) && row.category() == Category.USER_CODE_ERROR;
+        KindRule rule = behaviour || row.symptom() || wrapper
+                ? new KindRule(base.sources(), wrapper ? WRAPPER_PRIORITY : base.priority(),
+                        row.symptom() ? Math.min(base.weight(), SYMPTOM_WEIGHT)
                         : base.weight(), base.symptom(), behaviour ? CategoryGroup.CRASH : base.group(),
                         base.errnoPlace(), base.exceptionPlace())
                 : base;

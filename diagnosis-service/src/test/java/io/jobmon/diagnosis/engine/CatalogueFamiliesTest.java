@@ -59,6 +59,10 @@ class CatalogueFamiliesTest {
             GPU_HARDWARE_FAULT | RuntimeError: CUDA error: uncorrectable NVLink error detected during the execution
             NCCL_COMMUNICATION_ERROR | RuntimeError: [/opt/gloo/transport/tcp/unbound_buffer.cc:133] Timed out waiting 1800000ms for send operation to complete
             NCCL_COMMUNICATION_ERROR | EI0002: The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [7].
+            NCCL_COMMUNICATION_ERROR | jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:297: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error
+            GPU_OOM | jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to load in-memory CUBIN: CUDA_ERROR_OUT_OF_MEMORY: out of memory
+            DATA_PATH_ERROR | botocore.exceptions.ClientError: An error occurred (403) when calling the CreateMultipartUpload operation: Forbidden
+            TRAINING_HANG | Missing ranks: 2: [DistributedAdamOptimizer_Allreduce/cond_13/HorovodAllreduce_grads_13_0]
             """)
     void aFailedJobsLastLineLandsInItsFamily(Category expected, String line) {
         Diagnosis d = failedWith(line);
