@@ -194,6 +194,13 @@ final class CatalogueRules {
                 + Pattern.quote(code.trim()) + "\\b";
     }
 
+    /** Kinds whose forms also occur in warnings a program recovers from (a retried request, a logged exception). */
+    private static final Set<String> RECOVERABLE_KINDS = Set.of("errno", "python-exception", "framework-exception",
+            "cuda-error", "cudnn-status", "cublas-status", "http-status", "s3-error", "signal");
+    /** Lines that say the program goes on: a retry or a warning-level record. */
+    private static final List<String> GOES_ON = List.of("retrying", "will retry", "warning:", "warning]", "[w ", "[w0",
+            "[w1");
+
     private static PatternCatalogue.PatternSpec spec(String id, ReferenceCatalogues.Row row, KindRule base,
                                                      Set<String> sources, List<String> keywords, String regex) {
         Pattern compiled = Pattern.compile(regex);
@@ -205,12 +212,13 @@ final class CatalogueRules {
                         : base.weight(), base.symptom(), behaviour ? CategoryGroup.CRASH : base.group(),
                         base.errnoPlace(), base.exceptionPlace())
                 : base;
+        List<String> exclude = RECOVERABLE_KINDS.contains(row.kind()) ? GOES_ON : List.of();
         Map<String, PatternCatalogue.PatternSpec> contexts = new LinkedHashMap<>();
         row.contexts().forEach((context, category) -> contexts.put(context, new PatternCatalogue.PatternSpec(
-                id + "@" + context, category, null, sources, keywords, List.of(), compiled, rule.weight(),
+                id + "@" + context, category, null, sources, keywords, exclude, compiled, rule.weight(),
                 rule.priority(), rule.symptom() || row.symptom(), "line", null, category == row.category() ? row.action() : null, 0,
                 rule.group(), row.explanation().append("; ", "；", CONTEXT_NOTES.get(context)), Map.of())));
-        return new PatternCatalogue.PatternSpec(id, row.category(), null, sources, keywords, List.of(), compiled,
+        return new PatternCatalogue.PatternSpec(id, row.category(), null, sources, keywords, exclude, compiled,
                 rule.weight(), rule.priority(), rule.symptom() || row.symptom(), "line", null, row.action(), 0,
                 rule.group(), row.explanation(), contexts);
     }

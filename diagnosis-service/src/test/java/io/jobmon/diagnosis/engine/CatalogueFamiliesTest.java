@@ -107,7 +107,10 @@ class CatalogueFamiliesTest {
                         + " [::]:29500 (errno: 98 - Address already in use).")
                 .log("2026-07-13T10:00:03Z", "w-0", "/usr/lib/python3.10/site-packages/torch/utils/checkpoint.py:464:"
                         + " UserWarning: torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly.")
-                .logs("2026-07-13T10:00:30Z", 30, "w-0", BundleBuilder.tqdm(0, 4000, 20, 30, 0, 59));
+                .logs("2026-07-13T10:00:30Z", 30, "w-0", BundleBuilder.tqdm(0, 4000, 20, 30, 0, 59))
+                .log("2026-07-13T10:29:45Z", "w-0", "WARNING:urllib3.connectionpool:Retrying (Retry(total=4, connect=None,"
+                        + " read=None, redirect=None, status=None)) after connection broken by 'ProtocolError('Connection"
+                        + " aborted.', ConnectionResetError(104, 'Connection reset by peer'))': /datasets/c4/part-0007");
         Diagnosis d = ENGINE.analyze(b.build());
         assertEquals(Category.HEALTHY, d.category(), d::summary);
         assertEquals(Action.NONE, d.action());
