@@ -21,7 +21,7 @@ final class TextContext {
 
     private static final String[] OBJECT_STORE = {"s3://", "s3a://", "oss://", "obs://", "boto", "minio", "bucket",
         "amazonaws.com", "x-amz-", "radosgw", "rgw", "s3 ", "s3fs", "s3.", "s3_", "objectstore", "object store"};
-    private static final String[] SHM = {"/dev/shm", "shared memory", "shm_open", " shm "};
+    private static final String[] SHM = {"/dev/shm", "shared memory", "shm_open", " shm ", "(shm)", "</torch_"};
     private static final String[] DEVICE = {"/dev/nvidia", "/dev/davinci", "/dev/infiniband", "/dev/dri", "/dev/kfd",
         "/dev/hisi", "/dev/devmm", "nvml", "nvidia-smi", "nvidia-uvm", "nvidia_uvm", "device node", "ioctl"};
     private static final String[] PYTHON_IMPORT = {"importerror", "import ", "dlopen", ".so", "shared object",

@@ -79,6 +79,8 @@ class CatalogueFamiliesTest {
                 failedWith("open /dev/nvidia3: Input/output error").category());
         assertEquals(Category.CONTAINER_OOM,
                 failedWith("OSError: [Errno 28] No space left on device: '/dev/shm/torch_1234_567'").category());
+        assertEquals(Category.CONTAINER_OOM, failedWith(
+                "RuntimeError: unable to write to file </torch_18692_1954506624_0>: No space left on device (28)").category());
     }
 
     @Test
