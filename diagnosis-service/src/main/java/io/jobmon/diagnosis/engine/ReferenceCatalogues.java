@@ -53,7 +53,9 @@ public final class ReferenceCatalogues {
      * @param example     one full line as a program prints it
      * @param category    its category
      * @param action      its action
-     * @param contexts    category by context word (storage, network, device, object-store, ...)
+     * @param contexts    category by context word (storage, network, device, object-store, ...; synonyms mapped by
+     *                    {@link TextContext#canonical}); a word the engine does not read is kept and reported by the
+     *                    catalogue test, it never fails the service's start
      * @param explanation what it means, in English and Chinese
      * @param source      its source (the row's own or the file's)
      * @param signal      for {@code dcgm-field} rows: what shows the fault, else {@code null}
@@ -208,13 +210,8 @@ public final class ReferenceCatalogues {
             throw new IllegalArgumentException(at + "a HEALTHY row has action NONE");
         }
         Map<String, Category> contexts = new LinkedHashMap<>();
-        r.path("contexts").fields().forEachRemaining(e -> {
-            if (!TextContext.KNOWN.contains(e.getKey())) {
-                throw new IllegalArgumentException(at + "unknown context '" + e.getKey() + "' (known: "
-                        + TextContext.KNOWN + ")");
-            }
-            contexts.put(e.getKey(), category(e.getValue().asText(""), at + "contexts." + e.getKey()));
-        });
+        r.path("contexts").fields().forEachRemaining(e -> contexts.put(TextContext.canonical(e.getKey()),
+                category(e.getValue().asText(""), at + "contexts." + e.getKey())));
         JsonNode ex = r.path("explanation");
         Localized explanation = new Localized(ex.path("en").asText(""), ex.path("zh").asText(""));
         if (explanation.en().isBlank() || explanation.zh().isBlank()) {

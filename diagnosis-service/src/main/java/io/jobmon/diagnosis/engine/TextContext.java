@@ -2,6 +2,7 @@ package io.jobmon.diagnosis.engine;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -60,6 +61,22 @@ final class TextContext {
         mask |= any(l, NETWORK) ? bit("network") : 0;
         mask |= any(l, STORAGE) || PATH.matcher(s).find() ? bit("storage") : 0;
         return mask;
+    }
+
+    private static final Map<String, String> SYNONYMS = Map.ofEntries(
+            Map.entry("data-path", "storage"), Map.entry("storage-path", "storage"), Map.entry("filesystem", "storage"),
+            Map.entry("file", "storage"), Map.entry("path", "storage"), Map.entry("checkpoint", "storage"),
+            Map.entry("socket", "network"), Map.entry("collective", "network"), Map.entry("connection", "network"),
+            Map.entry("s3", "object-store"), Map.entry("object-storage", "object-store"), Map.entry("objectstore", "object-store"),
+            Map.entry("device-node", "device"), Map.entry("driver", "device"), Map.entry("import", "python-import"),
+            Map.entry("library", "python-import"), Map.entry("shared-memory", "shm"), Map.entry("dev-shm", "shm"),
+            Map.entry("cpu", "host"), Map.entry("host-memory", "host"), Map.entry("gpu-memory", "gpu"),
+            Map.entry("accelerator", "gpu"), Map.entry("npu", "gpu"), Map.entry("device-memory", "gpu"));
+
+    /** A row's context word in the engine's vocabulary (synonyms such as {@code data-path} → {@code storage}). */
+    static String canonical(String word) {
+        String w = word.trim().toLowerCase(Locale.ROOT);
+        return SYNONYMS.getOrDefault(w, w);
     }
 
     /** The first context of {@code mask}, in precedence order, that {@code names} contains, or null. */

@@ -136,6 +136,19 @@ class ReferenceCataloguesTest {
     }
 
     @Test
+    void everyContextWordOfEveryRowIsOneTheEngineReads() {
+        for (ReferenceCatalogues.Row r : SHIPPED.plus(FIXTURES).rows()) {
+            for (String c : r.contexts().keySet()) {
+                assertTrue(TextContext.KNOWN.contains(c), () -> r.file() + ".json row '" + r.id() + "': context '" + c
+                        + "' is none of " + TextContext.ORDER + " (or their synonyms)");
+            }
+        }
+        ReferenceCatalogues synonyms = loadOne(FILE_SOURCE, GOOD_ROW.formatted(
+                ", \"contexts\": {\"data-path\": \"DATA_PATH_ERROR\", \"socket\": \"NCCL_COMMUNICATION_ERROR\"}"));
+        assertEquals(Set.of("storage", "network"), synonyms.rows().get(0).contexts().keySet());
+    }
+
+    @Test
     void everyKindOfTheFormatHasARowThatExercisesItsReader() {
         Set<String> kinds = new HashSet<>();
         SHIPPED.plus(FIXTURES).rows().forEach(r -> kinds.add(r.kind()));
@@ -201,8 +214,8 @@ class ReferenceCataloguesTest {
                 () -> loadOne(FILE_SOURCE, GOOD_ROW.replace("[\"Disk quota exceeded\"]", "[]").formatted("")));
         assertFails("bad.json", "'EDQUOT'", "example", () -> loadOne(FILE_SOURCE,
                 GOOD_ROW.replace("\"OSError: [Errno 122] Disk quota exceeded: '/mnt/ceph/x'\"", "\"\"").formatted("")));
-        assertFails("bad.json", "'EDQUOT'", "context",
-                () -> loadOne(FILE_SOURCE, GOOD_ROW.formatted(", \"contexts\": {\"moon\": \"UNKNOWN\"}")));
+        assertFails("bad.json", "'EDQUOT'", "contexts.storage",
+                () -> loadOne(FILE_SOURCE, GOOD_ROW.formatted(", \"contexts\": {\"storage\": \"FULL\"}")));
         assertFails("bad.json", "'EDQUOT'", "duplicate",
                 () -> loadOne(FILE_SOURCE, GOOD_ROW.formatted("") + "," + GOOD_ROW.formatted("")));
         assertFails("bad.json", "#0", "id", () -> loadOne(FILE_SOURCE, GOOD_ROW.replace("\"id\": \"EDQUOT\", ", "")
