@@ -18,10 +18,10 @@ final class RowBundles {
 
     static final String START = "2026-07-13T10:00:00Z";
     static final String END = "2026-07-13T10:30:00Z";
-    private static final Pattern STATE = Pattern.compile("(?i)\\bstate[=:]\\s?(\\w+)");
-    private static final Pattern REASON = Pattern.compile("(?i)\\breason[=:]\\s?(\\w+)");
+    private static final Pattern STATE = Pattern.compile("(?i)\\bstate[=:]\\s*(\\w+)");
+    private static final Pattern REASON = Pattern.compile("(?i)\\breason[=:]\\s*(\\w+)");
     private static final Pattern EXIT = Pattern.compile("(?i)\\b(?:exitCode[=:]\\s?|Exit Code:\\s*)(\\d+)");
-    private static final Pattern MESSAGE = Pattern.compile("(?i)\\bmessage[=:]\\s?(.+)$");
+    private static final Pattern MESSAGE = Pattern.compile("(?i)\\bmessage[=:]\\s*(.+)$");
     private static final Pattern EVENT = Pattern.compile("^([A-Z][A-Za-z]{2,60}): (.+)$");
 
     private RowBundles() {
