@@ -12,8 +12,9 @@ import java.util.Set;
  * that increased within the window, a value that became nonzero, a bitmask with bits set, a gauge above a threshold),
  * and Xid codes of {@code DCGM_FI_DEV_XID_ERRORS} that the settings do not classify, by the {@code xid} row of that
  * code. A new row plugs in without code. Fields with a dedicated analysis (utilisation, throttle reasons,
- * temperature, SM clock, Xid, double-bit ECC, row-remap failure) are left to it. A signal followed by training
- * progress, or seen well after a finished job ended, does not count. One pass per series. Stateless.
+ * temperature, SM clock, Xid, double-bit ECC, row-remap failure) are left to it. A signal seen well after a finished
+ * job ended does not count; one followed by training progress counts only for a row that advises (CONTACT_ADMIN),
+ * never for one that would restart or stop the job. One pass per series. Stateless.
  */
 final class CatalogueSignals {
 
@@ -24,6 +25,8 @@ final class CatalogueSignals {
             "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", "DCGM_FI_DEV_ROW_REMAP_FAILURE");
 
     private static final int MAX_PER_ROW = 4;
+    private static final double FAULT = 0.85;
+    private static final double WHILE_TRAINING = 0.7;
 
     /** A fired signal: where, when and by how much. */
     record Fired(Instant time, double value, double delta) {
@@ -69,7 +72,11 @@ final class CatalogueSignals {
                 continue;
             }
             Fired f = fire(row.signal(), m.samples());
-            if (f == null || !relevant(f.time(), ctx, judge)) {
+            if (f == null || afterTheEnd(f.time(), ctx)) {
+                continue;
+            }
+            boolean goesOn = judge.followedByProgress(f.time());
+            if (goesOn && !onlyAdvises(row, catalogue)) {
                 continue;
             }
             String gpu = gpuOf(m);
@@ -77,8 +84,18 @@ final class CatalogueSignals {
                     : "counter-increase".equals(row.signal()) ? "+" + Fmt.num(f.delta()) : Fmt.num(f.value());
             Localized text = new Localized(m.name() + " " + shown + " on GPU " + gpu + " (" + row.explanation().en() + ")",
                     "GPU " + gpu + " 的 " + m.name() + " " + shown + "（" + row.explanation().zh() + "）");
-            support(out, catalogue, row, f.time(), m.label("pod"), hostOf(m), text);
+            support(out, catalogue, row, f.time(), m.label("pod"), hostOf(m), text, goesOn ? WHILE_TRAINING : FAULT);
         }
+    }
+
+    /**
+     * A fault the row only advises on (CONTACT_ADMIN, WAIT, NONE): it counts even while training goes on — NVLink
+     * or PCIe errors that keep rising on a job that still advances are the one sign of a failing link — with a
+     * weight that still decides among infrastructure causes, and never asks to restart or stop a running job.
+     */
+    private static boolean onlyAdvises(ReferenceCatalogues.Row row, PatternCatalogue catalogue) {
+        Action a = row.action() != null ? row.action() : catalogue.category(row.category()).action();
+        return a == Action.CONTACT_ADMIN || a == Action.WAIT || a == Action.NONE;
     }
 
     private static void xid(EvidenceBundle.Metric m, Map<Integer, ReferenceCatalogues.Row> xids, JobContext ctx,
@@ -98,15 +115,15 @@ final class CatalogueSignals {
             Localized text = new Localized("DCGM_FI_DEV_XID_ERRORS = " + code + " on GPU " + gpu + " ("
                     + row.explanation().en() + ")", "GPU " + gpu + " 的 DCGM_FI_DEV_XID_ERRORS = " + code + "（"
                     + row.explanation().zh() + "）");
-            support(out, catalogue, row, x.time(), m.label("pod"), hostOf(m), text);
+            support(out, catalogue, row, x.time(), m.label("pod"), hostOf(m), text, FAULT);
         }
     }
 
     private static void support(Map<Category, Candidate> out, PatternCatalogue catalogue, ReferenceCatalogues.Row row,
-                                Instant time, String pod, String host, Localized text) {
+                                Instant time, String pod, String host, Localized text, double weight) {
         Candidate c = out.computeIfAbsent(row.category(), k -> new Candidate(catalogue.category(k)));
-        c.support(0.85, true, time, pod, host, row.explanation())
-                .evidence(new BilingualEvidence(Evidence.METRIC, time, pod, text), 0.8);
+        c.support(weight, true, time, pod, host, row.explanation())
+                .evidence(new BilingualEvidence(Evidence.METRIC, time, pod, text), weight - 0.05);
         if (row.action() != catalogue.category(row.category()).action()) {
             c.action(row.action(), null);
         }
@@ -131,11 +148,12 @@ final class CatalogueSignals {
     }
 
     private static boolean relevant(Instant t, JobContext ctx, FindingJudge judge) {
+        return !afterTheEnd(t, ctx) && !judge.followedByProgress(t);
+    }
+
+    private static boolean afterTheEnd(Instant t, JobContext ctx) {
         Instant end = ctx.isTerminal() ? ctx.finishedAt() : null;
-        if (end != null && t != null && t.isAfter(end.plusSeconds(300))) {
-            return false;
-        }
-        return !judge.followedByProgress(t);
+        return end != null && t != null && t.isAfter(end.plusSeconds(300));
     }
 
     private static String gpuOf(EvidenceBundle.Metric m) {

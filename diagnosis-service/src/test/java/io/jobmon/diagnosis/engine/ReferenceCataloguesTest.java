@@ -118,6 +118,26 @@ class ReferenceCataloguesTest {
     }
 
     @Test
+    void interconnectErrorsRisingOnAJobThatStillAdvancesAreAHardwareFaultToReportNotToRestart() {
+        BundleBuilder b = BundleBuilder.job("RUNNING").jobTime("startedAt", "2026-07-13T10:00:00Z")
+                .window("2026-07-13T10:00:00Z", "2026-07-13T10:30:00Z").pod("w-0", "gpu-1", "Running", "running", null, null, 0)
+                .logs("2026-07-13T10:00:00Z", 30, "w-0", BundleBuilder.tqdm(0, 4000, 20, 30, 0, 61))
+                .metric("DCGM_FI_DEV_GPU_UTIL", "gpu-1", "0", "w-0", "2026-07-13T10:00:00Z", BundleBuilder.steady(95, 2, 121))
+                .metric("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "gpu-1", "0", "w-0", "2026-07-13T10:00:00Z",
+                        BundleBuilder.concat(BundleBuilder.repeat(40, 60), BundleBuilder.steady(900, 0, 1),
+                                BundleBuilder.repeat(4000, 60)));
+        Diagnosis d = ENGINE.analyze(b.build());
+        assertEquals(Category.GPU_HARDWARE_FAULT, d.category(), d::summary);
+        assertEquals(Action.CONTACT_ADMIN, d.action());
+        Diagnosis quiet = ENGINE.analyze(BundleBuilder.job("RUNNING").jobTime("startedAt", "2026-07-13T10:00:00Z")
+                .window("2026-07-13T10:00:00Z", "2026-07-13T10:30:00Z").pod("w-0", "gpu-1", "Running", "running", null, null, 0)
+                .logs("2026-07-13T10:00:00Z", 30, "w-0", BundleBuilder.tqdm(0, 4000, 20, 30, 0, 61))
+                .metric("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "gpu-1", "0", "w-0", "2026-07-13T10:00:00Z",
+                        BundleBuilder.repeat(40, 121)).build());
+        assertEquals(Category.HEALTHY, quiet.category(), quiet::summary);
+    }
+
+    @Test
     void theShippedIndexListsOurFilesAndTheDefaultEngineUsesThem() {
         Set<String> names = new HashSet<>();
         SHIPPED.catalogues().forEach(c -> names.add(c.name()));
