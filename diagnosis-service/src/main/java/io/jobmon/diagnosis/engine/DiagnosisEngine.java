@@ -75,6 +75,7 @@ public final class DiagnosisEngine {
         Map<Category, Candidate> resolved = new EnumMap<>(Category.class);
         FindingCandidates.collect(matches, judge, ctx, catalogue, live, resolved);
         HardwareSignals.collect(metrics, ctx, judge, settings, catalogue, live);
+        CatalogueSignals.collect(bundle.metrics(), ctx, judge, settings, catalogue, live);
         BehaviourRules.collect(metrics, speed, settings, catalogue, bundle, matches, live);
         HangDetector.detect(ctx, speed, metrics, settings, catalogue, bundle, live);
 

@@ -47,8 +47,11 @@ final class FindingCandidates {
             w = Math.max(w, p.failedPodNodeWeight());
             cause = true;
         }
-        c.support(w, cause, h.first.time(), top.pod(), top.node(),
-                top.detail() == null ? null : Localized.of(top.detail()));
+        Localized detail = top.detail() == null ? null : Localized.of(top.detail());
+        if (p.explanation() != null) {
+            detail = detail == null ? p.explanation() : detail.append(" - ", " - ", p.explanation());
+        }
+        c.support(w, cause, h.first.time(), top.pod(), top.node(), detail);
         for (Finding f : h.samples) {
             c.evidence(f.toEvidence(), f == h.first ? w : w - 0.01);
         }

@@ -27,13 +27,43 @@ public final class PatternCatalogue {
     private final List<PatternSpec> patterns;
     private final Map<Category, CategorySpec> categories;
     private final EngineSettings settings;
+    private final ReferenceCatalogues references;
 
     PatternCatalogue(int version, List<PatternSpec> patterns, Map<Category, CategorySpec> categories,
                      EngineSettings settings) {
+        this(version, patterns, categories, settings, ReferenceCatalogues.empty());
+    }
+
+    private PatternCatalogue(int version, List<PatternSpec> patterns, Map<Category, CategorySpec> categories,
+                             EngineSettings settings, ReferenceCatalogues references) {
         this.version = version;
         this.patterns = List.copyOf(patterns);
         this.categories = new EnumMap<>(categories);
         this.settings = Objects.requireNonNull(settings);
+        this.references = Objects.requireNonNull(references);
+    }
+
+    /**
+     * This pattern layer with the generic rules of the reference catalogues under it ({@link CatalogueRules}): their
+     * codes, classes and message forms become patterns matched in the same keyword pass, and their metric, Xid and
+     * exit-code tables are read by the metric rules.
+     */
+    public PatternCatalogue withReferences(ReferenceCatalogues refs) {
+        List<PatternSpec> all = new java.util.ArrayList<>(patterns);
+        Set<String> ids = new java.util.HashSet<>();
+        patterns.forEach(p -> ids.add(p.id()));
+        for (PatternSpec p : CatalogueRules.patterns(refs)) {
+            if (!ids.add(p.id())) {
+                throw new IllegalArgumentException("catalogue: duplicate pattern id " + p.id());
+            }
+            all.add(p);
+        }
+        return new PatternCatalogue(version, all, categories, settings, refs);
+    }
+
+    /** The reference catalogues under the pattern layer (empty for a catalogue loaded alone). */
+    public ReferenceCatalogues references() {
+        return references;
     }
 
     /**
@@ -49,7 +79,10 @@ public final class PatternCatalogue {
         }
     }
 
-    /** The shipped catalogue, loaded once from {@value #DEFAULT_RESOURCE}. */
+    /**
+     * The shipped catalogue, loaded once from {@value #DEFAULT_RESOURCE}, with the shipped reference catalogues
+     * ({@link ReferenceCatalogues#defaults()}) under it.
+     */
     public static PatternCatalogue defaults() {
         PatternCatalogue c = defaults;
         if (c == null) {
@@ -60,7 +93,7 @@ public final class PatternCatalogue {
                         if (in == null) {
                             throw new IllegalStateException("missing classpath resource " + DEFAULT_RESOURCE);
                         }
-                        c = load(in);
+                        c = load(in).withReferences(ReferenceCatalogues.defaults());
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -109,15 +142,29 @@ public final class PatternCatalogue {
      *                  node where a pod of the job failed afterwards; 0 when the pattern has no such rule
      * @param group     precedence group the finding acts in instead of its category's, or {@code null} (a data
      *                  loader that timed out is a data-loading bottleneck that crashed the job: it ranks as a crash)
+     * @param explanation what the matched code or class means (a reference catalogue row's), or {@code null}
+     * @param contexts  the same pattern for another category, by the context the line shows (an errno on a socket
+     *                  of a collective, on a device node, ...; see {@link TextContext}); empty for most patterns
      */
     public record PatternSpec(String id, Category category, String marker, Set<String> sources,
                               List<String> keywords, List<String> exclude, Pattern regex, double weight,
                               int priority, boolean symptom, String quote, String detail, Action action,
-                              double failedPodNodeWeight, CategoryGroup group) {
+                              double failedPodNodeWeight, CategoryGroup group, Localized explanation,
+                              Map<String, PatternSpec> contexts) {
         public PatternSpec {
             sources = Set.copyOf(sources);
             keywords = List.copyOf(keywords);
             exclude = List.copyOf(exclude);
+            contexts = contexts == null ? Map.of() : Map.copyOf(contexts);
+        }
+
+        /** A pattern of the pattern layer: no explanation of its own, no contexts. */
+        public PatternSpec(String id, Category category, String marker, Set<String> sources, List<String> keywords,
+                           List<String> exclude, Pattern regex, double weight, int priority, boolean symptom,
+                           String quote, String detail, Action action, double failedPodNodeWeight,
+                           CategoryGroup group) {
+            this(id, category, marker, sources, keywords, exclude, regex, weight, priority, symptom, quote, detail,
+                    action, failedPodNodeWeight, group, null, Map.of());
         }
 
         boolean appliesTo(String source) {

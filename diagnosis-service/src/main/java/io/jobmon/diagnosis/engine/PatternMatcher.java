@@ -120,6 +120,7 @@ final class PatternMatcher {
             count = 0;
             index.scan(text, SCAN_LIMIT, this);
             Finding best = null;
+            int bestLength = 0;
             CharSequence limited = text.length() > REGEX_LIMIT ? text.subSequence(0, REGEX_LIMIT) : text;
             for (int i = 0; i < count; i++) {
                 int p = triggered[i];
@@ -131,15 +132,19 @@ final class PatternMatcher {
                 if (!m.find()) {
                     continue;
                 }
+                int length = m.end() - m.start();
+                if (!spec.contexts().isEmpty()) {
+                    spec = inContext(spec, limited, m.start(), m.end());
+                }
                 String quoted = quote(spec, m, display != null ? display : text);
                 String detail = group(m, spec.detail());
                 Finding f = new Finding(spec, source, time, pod, nodeOf(ctx, spec, m, source, pod, node, text),
                         quoted, detail, order);
                 if (spec.category() == null) {
                     result.add(f);
-                } else if (best == null || spec.priority() > best.pattern().priority()
-                        || (spec.priority() == best.pattern().priority() && spec.weight() > best.pattern().weight())) {
+                } else if (better(spec, length, best, bestLength)) {
                     best = f;
+                    bestLength = length;
                 }
             }
             if (best != null) {
@@ -176,6 +181,36 @@ final class PatternMatcher {
         }
         String host = SourceTexts.syslogHost(text);
         return host != null ? host : ctx.singleNode();
+    }
+
+    /**
+     * Higher priority wins, then higher weight, then the longer match ("Too many open files in system" is ENFILE,
+     * not the EMFILE its first words also are).
+     */
+    private static boolean better(PatternCatalogue.PatternSpec spec, int length, Finding best, int bestLength) {
+        if (best == null) {
+            return true;
+        }
+        PatternCatalogue.PatternSpec b = best.pattern();
+        if (spec.priority() != b.priority()) {
+            return spec.priority() > b.priority();
+        }
+        if (spec.weight() != b.weight()) {
+            return spec.weight() > b.weight();
+        }
+        return length > bestLength;
+    }
+
+    /**
+     * The pattern for the context the rest of the line shows (the matched words themselves blanked: "not connected"
+     * says nothing about a network), or the pattern itself.
+     */
+    private static PatternCatalogue.PatternSpec inContext(PatternCatalogue.PatternSpec spec, CharSequence text,
+                                                          int start, int end) {
+        StringBuilder rest = new StringBuilder(text.length());
+        rest.append(text, 0, start).append(' ').append(text, end, text.length());
+        String context = TextContext.pick(TextContext.of(rest.toString()), spec.contexts().keySet());
+        return context == null ? spec : spec.contexts().get(context);
     }
 
     private static String quote(PatternCatalogue.PatternSpec spec, Matcher m, String line) {

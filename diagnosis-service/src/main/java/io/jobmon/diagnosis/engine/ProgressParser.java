@@ -29,6 +29,15 @@ final class ProgressParser {
     private static final Pattern ITER_ONLY = Pattern.compile("\\b(?:Iter\\(train\\)\\s*\\[\\s*|iter: )(\\d+)(?:/(\\d+))?");
     private static final Pattern TIME = Pattern.compile("\\btime: ([\\d.]+)");
     private static final Pattern DATA = Pattern.compile("\\bdata(?:_time)?: ([\\d.]+)");
+    /** A rate any printer may use: {@code 3.4 it/s}, {@code 0.85s/iter}, {@code 52ms/step}, {@code 512 img/sec}. */
+    private static final Pattern RATE = Pattern.compile(
+            "(?i)(\\d{1,9}(?:\\.\\d{1,6})?)\\s?(it/s|s/it|steps?/s|s/steps?|ms/steps?|s/iter|ms/iter|iters?/s|"
+                    + "samples?/s(?:ec)?|img/s(?:ec)?|images?/s(?:ec)?|tokens?/s(?:ec)?)\\b");
+    /** A step counter: {@code step 1200/5000}, {@code [iter 120]}, {@code Iter #120}, {@code batch: 30}. */
+    private static final Pattern STEP_WORD = Pattern.compile(
+            "(?i)\\b(?:global[_ ]?step|step|iter(?:ation)?|it|batch)\\s{0,2}[:=#\\[]?\\s{0,2}(\\d{1,12})(?:\\s{0,2}/\\s{0,2}(\\d{1,12}))?");
+    /** Keras' bar: {@code 1200/5000 [=====>....] - ETA: 12:01 - loss: 0.53}. */
+    private static final Pattern KERAS = Pattern.compile("^\\s{0,8}(\\d{1,12})/(\\d{1,12}) \\[[=>.]{2,80}\\]");
     private static final Pattern GENERIC = Pattern.compile(
             "(?i)\\b(?:global[_ ]?step|step|iter(?:ation)?)\\s*[:=]?\\s*\\[?\\s*(\\d+)\\s*(?:/\\s*(\\d+))?");
 
@@ -105,11 +114,75 @@ final class ProgressParser {
         if (s.contains("loss") || s.contains("Loss") || s.contains("LOSS")) {
             Matcher m = GENERIC.matcher(s);
             if (m.find()) {
+                double[] rate = s.indexOf('/') >= 0 ? rate(s) : NO_RATE;
                 return point(t, pod, "generic", num(m.group(1)), m.group(2) == null ? Double.NaN : num(m.group(2)),
-                        Double.NaN, Double.NaN, Double.NaN, Double.NaN, true, false, index);
+                        Double.NaN, rate[0], Double.NaN, rate[1], true, false, index);
             }
         }
+        if (s.indexOf('/') >= 0) {
+            return stepAndRate(s, t, pod, index);
+        }
         return null;
+    }
+
+    /**
+     * The generic reader for a printer the engine does not know: a step counter (a step word and a number, or
+     * Keras' {@code n/N [===>...]}) together with a rate or an ETA. The rate, when it is per step, gives the
+     * iteration time; the real speed always comes from successive (step, time) pairs.
+     */
+    static ProgressPoint stepAndRate(String s, Instant t, String pod, int index) {
+        boolean stepWord = s.contains("step") || s.contains("Step") || s.contains("iter") || s.contains("Iter")
+                || s.contains("ITER") || s.contains("batch") || s.contains("Batch") || s.contains("it/s");
+        boolean kerasShape = s.indexOf(" [") > 0 && s.indexOf('=') > 0;
+        if (!stepWord && !kerasShape) {
+            return null;
+        }
+        Matcher k = KERAS.matcher(s);
+        boolean keras = kerasShape && k.find();
+        Matcher r = RATE.matcher(s);
+        boolean rate = r.find();
+        if (!keras && !rate) {
+            return null;
+        }
+        double step;
+        double total;
+        if (keras) {
+            step = num(k.group(1));
+            total = num(k.group(2));
+        } else {
+            Matcher m = STEP_WORD.matcher(s);
+            if (!m.find()) {
+                return null;
+            }
+            step = num(m.group(1));
+            total = m.group(2) == null ? Double.NaN : num(m.group(2));
+        }
+        double[] per = rate ? rate(r) : NO_RATE;
+        return point(t, pod, keras ? "keras|" + k.group(2) : "step-rate", step, total, Double.NaN, per[0], Double.NaN,
+                per[1], true, false, index);
+    }
+
+    private static final double[] NO_RATE = {Double.NaN, Double.NaN};
+
+    /** Seconds per step and the printed steps/s of the first rate in the line ({@code NaN} when not per step). */
+    private static double[] rate(String s) {
+        Matcher r = RATE.matcher(s);
+        return r.find() ? rate(r) : NO_RATE;
+    }
+
+    private static double[] rate(Matcher r) {
+        double v = Double.parseDouble(r.group(1));
+        String unit = r.group(2).toLowerCase(Locale.ROOT);
+        if (unit.startsWith("ms/")) {
+            return new double[] {v / 1000.0, Double.NaN};
+        }
+        if (unit.startsWith("s/")) {
+            return new double[] {v, Double.NaN};
+        }
+        if (unit.startsWith("it") || unit.startsWith("step")) {
+            return new double[] {v > 0 ? 1.0 / v : Double.NaN, v};
+        }
+        return NO_RATE;
     }
 
     private static ProgressPoint epochIter(String s, Instant t, String pod, int index) {

@@ -12,10 +12,14 @@
  *       names what the service could not reach. {@code JobContext} derives status, the reference time "now", and
  *       which pod ran on which node.</li>
  *   <li><b>Progress.</b> {@code ProgressParser} ({@code TqdmLine}) reads progress lines (tqdm, Trainer, DeepSpeed,
- *       Megatron, ...) into {@code ProgressPoint}s; {@code SpeedAnalysis} computes the real speed from successive
+ *       Megatron, Keras, Paddle, MindSpore, and any printer of a step with a rate) into {@code ProgressPoint}s; {@code SpeedAnalysis} computes the real speed from successive
  *       points (immune to the resume trap) into a {@code SpeedReport}.</li>
  *   <li><b>Match.</b> {@link io.jobmon.diagnosis.engine.PatternCatalogue} ({@code CatalogueReader}, resource
- *       {@code diagnosis/patterns-v1.json}) holds every message form; {@code PatternMatcher} scans log lines, events,
+ *       {@code diagnosis/patterns-v1.json}) holds the curated message forms; under it the
+ *       {@link io.jobmon.diagnosis.engine.ReferenceCatalogues} ({@code diagnosis/catalogues/}: errno, exception classes,
+ *       CUDA/NCCL/HCCL/Ascend codes, OOM and stall forms, each row with its source) become generic patterns
+ *       ({@code CatalogueRules}; an errno or class lands by the context of its line, {@code TextContext});
+ *       {@code PatternMatcher} scans log lines, events,
  *       pod and container states ({@code SourceTexts}) in one Aho-Corasick pass ({@code KeywordIndex}) and runs only the
  *       regexes whose keywords occurred, into a bounded {@code MatchSet} of {@code Finding}s and markers.</li>
  *   <li><b>Metrics.</b> {@code MetricAnalysis} ({@code UtilShape}) summarises dcgm series into a {@code MetricReport}:
@@ -24,7 +28,8 @@
  *       training went on), came after the end, or concern a node none of the job's pods ran on;
  *       {@code FindingCandidates} turns the rest into one {@code Candidate} per category (pattern actions, node
  *       conditions that preceded a pod's failure, quotas the request can never fit via {@code QuotaLimits});
- *       {@code HardwareSignals}, {@code BehaviourRules} and {@code HangDetector} add what metrics and progress
+ *       {@code HardwareSignals}, {@code CatalogueSignals} (any dcgm-field row by its signal, Xid rows),
+ *       {@code BehaviourRules} and {@code HangDetector} add what metrics and progress
  *       show.</li>
  *   <li><b>Rank.</b> {@code RootCauseRanker} picks the root cause by precedence group
  *       ({@link io.jobmon.diagnosis.engine.CategoryGroup}: infrastructure &gt; pre-start &gt; crash &gt; behaviour;
