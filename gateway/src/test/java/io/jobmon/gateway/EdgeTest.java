@@ -64,6 +64,30 @@ class EdgeTest {
         given().auth().oauth2(noRole).get("/api/v1/jobs").then().statusCode(403);
     }
 
+    /**
+     * Service identities are for calls inside the cluster (diagnosis-service reads the services directly): the
+     * public gateway refuses them, reading included, and any token that names no user and tenant, before anything
+     * is forwarded (issue #26, point 3).
+     */
+    @Test
+    void aServiceIdentityOrATokenWithoutUserAndTenantIsRefusedAtTheGateway() {
+        String userAndService = Tokens.user("service-account-jobmon-diagnosis").client("jobmon-diagnosis").tenant(null)
+                .roles("service", "user").get();
+        String noTenant = Tokens.user("nobody").tenant(null).get();
+        for (String token : new String[] {Tokens.service(), userAndService, noTenant}) {
+            for (String path : new String[] {"/api/v1/jobs/j-1", "/api/v1/jobs?scope=all", "/api/v1/jobs/j-1/logs?tail=10",
+                    "/api/v1/jobs/j-1/diagnoses", "/api/v1/me"}) {
+                given().auth().oauth2(token).get(path).then().statusCode(403).contentType("application/problem+json")
+                        .header("X-Jobmon-Service", "gateway").body("status", equalTo(403));
+            }
+            given().auth().oauth2(token).contentType("application/json").body("{}").post("/api/v1/jobs/j-1/stop").then()
+                    .statusCode(403).contentType("application/problem+json").header("X-Jobmon-Service", "gateway");
+        }
+        given().auth().oauth2(userAndService).header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-1").then()
+                .statusCode(403).body("detail", containsString("服务身份"));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/j-1").then().statusCode(200);
+    }
+
     @Test
     void httpMetricsNameRouteTemplatesNotJobIds() {
         String token = Tokens.user("metered").get();
