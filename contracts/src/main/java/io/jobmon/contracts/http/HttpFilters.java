@@ -162,6 +162,7 @@ public class HttpFilters {
      * Vert.x route of a service.
      */
     public static void writeProblem(RoutingContext rc, Problem problem) {
+        RouteTags.unlessRouted(rc);
         I18n i18n = I18n.current();
         Locale locale = i18n.locale(rc.request().getHeader(I18n.ACCEPT_LANGUAGE));
         Problem body = i18n.localize(problem, locale).withInstance(rc.request().path(), rc.get(RequestIds.MDC_KEY));

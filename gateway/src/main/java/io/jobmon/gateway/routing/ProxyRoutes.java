@@ -2,6 +2,7 @@ package io.jobmon.gateway.routing;
 
 import io.jobmon.contracts.http.HttpFilters;
 import io.jobmon.contracts.http.RequestIds;
+import io.jobmon.contracts.http.RouteTags;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.Problem;
 import io.jobmon.gateway.config.GatewayConfig;
@@ -57,6 +58,7 @@ public class ProxyRoutes {
             rc.next(); // the gateway's own resources (/api/v1/me) or a 404 problem
             return;
         }
+        RouteTags.template(rc, RouteTemplates.of(rc.request().path()));
         HttpProxy proxy = proxies.get(service.get());
         if (proxy == null) {
             HttpFilters.writeProblem(rc, Problem.of(503, Text.of("gateway.no-url", service.get())));
