@@ -154,4 +154,28 @@ class EdgeTest {
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs?name=" + "a".repeat(9000)).then().statusCode(414)
                 .contentType("application/problem+json").body("status", equalTo(414));
     }
+
+    /** What Netty would refuse bare (HTTP/1.0, no body) is refused by the shared filter with a problem (issue #26.5). */
+    @Test
+    void aHugeUriAndAHugeHeaderGetProblemBodies() {
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs?name=" + "a".repeat(70 * 1024)).then().statusCode(414)
+                .contentType("application/problem+json").body("status", equalTo(414));
+        given().auth().oauth2(Tokens.alice()).header("X-Big", "b".repeat(20 * 1024)).get("/api/v1/jobs").then()
+                .statusCode(431).contentType("application/problem+json").body("status", equalTo(431));
+        given().header("X-Big", "b".repeat(20 * 1024)).header("Accept-Language", "zh-CN").get("/api/v1/me").then()
+                .statusCode(431).contentType("application/problem+json").body("detail", containsString("请求头"));
+    }
+
+    /** A percent-encoded path is the path it decodes to: it needs a token like any other, and its 401 has a body. */
+    @Test
+    void anEncodedApiPathIsTheApiPath() {
+        for (String path : new String[] {"/%61pi/v1/me", "/%61%70%69/v1/jobs", "/api/v1/%6Ae"}) {
+            given().urlEncodingEnabled(false).get(path).then().statusCode(401).contentType("application/problem+json")
+                    .body("status", equalTo(401));
+        }
+        given().urlEncodingEnabled(false).auth().oauth2(Tokens.alice()).get("/%61pi/v1/me").then().statusCode(200)
+                .body("user", equalTo("alice"));
+        given().urlEncodingEnabled(false).auth().oauth2(Tokens.user("encoder").get()).get("/%61pi/v1/jobs/j-1/p%6Fds")
+                .then().statusCode(200).body("service", equalTo("job"));
+    }
 }

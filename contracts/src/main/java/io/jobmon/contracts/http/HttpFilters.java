@@ -110,7 +110,9 @@ public class HttpFilters {
     }
 
     private static boolean needsTokenButHasNone(RoutingContext rc) {
-        if (!rc.request().path().startsWith("/api/") || rc.request().method() == HttpMethod.OPTIONS) {
+        // The path as the router and the security policy match it (percent-encoded letters decoded: /%61pi is /api).
+        String path = rc.normalizedPath();
+        if (path == null || !path.startsWith("/api/") || rc.request().method() == HttpMethod.OPTIONS) {
             return false;
         }
         String auth = rc.request().getHeader("Authorization");
