@@ -55,7 +55,7 @@ public class FollowRoute {
         router.get("/api/v1/jobs/:id/logs/stream").handler(this::follow);
     }
 
-    private record Prepared(Scope scope, LogQuery query, UUID session, FollowCursor resume, Integer tail) {
+    private record Prepared(Scope scope, LogQuery query, UUID session, FollowCursor resume, Integer tail, Caller caller) {
     }
 
     private void follow(RoutingContext rc) {
@@ -98,7 +98,7 @@ public class FollowRoute {
         }
         open.incrementAndGet();
         slot.hold(session);
-        return new Prepared(scope, q, session, resume, q.tail());
+        return new Prepared(scope, q, session, resume, q.tail(), caller);
     }
 
     private void start(RoutingContext rc, Prepared p, FollowSlot slot) {
@@ -125,10 +125,10 @@ public class FollowRoute {
             int n = p.tail() == null ? config.follow().initialTail() : p.tail();
             LineMatcher m = LineMatcher.of(q.q(), q.ignoreCase(), q.regex(), config.query().maxRegexLength(),
                     config.query().searchDeadline().toMillis());
-            LogReader reader = new LogReader(chunks, search.executor());
-            List<LogReader.Found> tail = new ArrayList<>(JobLogs.retrying(() -> reader.read(new LogReader.Request(p.scope(),
-                    Long.MIN_VALUE, Long.MAX_VALUE, null, false, n, m,
-                    pos -> !now.after(pos.partition(), pos.offset(), pos.sub())))));
+            LogReader reader = new LogReader(chunks, search.executor(p.caller()));
+            List<LogReader.Found> tail = new ArrayList<>(search.run(p.caller(), () -> JobLogs.retrying(() -> reader.read(
+                    new LogReader.Request(p.scope(), Long.MIN_VALUE, Long.MAX_VALUE, null, false, n, m,
+                            pos -> !now.after(pos.partition(), pos.offset(), pos.sub()))))));
             if (tail.size() > n) {
                 tail = tail.subList(0, n);
             }
