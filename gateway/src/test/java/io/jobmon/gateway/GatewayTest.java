@@ -67,21 +67,6 @@ class GatewayTest {
                 .body("authorization", equalTo(true));
     }
 
-    /** diagnosis-service's own token reads through the gateway too; anything else it asks is refused there. */
-    @Test
-    void aServiceTokenMayReadAndDoNothingElse() {
-        routesTo(Tokens.service(), "/api/v1/jobs/j-1", "job");
-        routesTo(Tokens.service(), "/api/v1/jobs/j-1/logs?tail=10", "logs");
-        for (String path : java.util.List.of("/api/v1/jobs", "/api/v1/jobs/j-1/stop", "/api/v1/jobs/j-1/resubmit")) {
-            given().auth().oauth2(Tokens.service()).contentType("application/json").body("{}").post(path).then()
-                    .statusCode(403).contentType("application/problem+json").header("X-Jobmon-Service", "gateway");
-        }
-        given().auth().oauth2(Tokens.service()).contentType("application/json").body("{\"users\":[\"zoe\"]}")
-                .put("/api/v1/jobs/j-1/shares").then().statusCode(403).contentType("application/problem+json");
-        given().auth().oauth2(Tokens.service()).delete("/api/v1/jobs/j-1").then().statusCode(403)
-                .contentType("application/problem+json");
-    }
-
     @Test
     void theRequestIdIsForwardedAndEchoedOnce() {
         var response = given().auth().oauth2(Tokens.user("rid").get()).header("X-Request-Id", "trace-7")

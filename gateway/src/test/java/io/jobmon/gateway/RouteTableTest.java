@@ -48,4 +48,35 @@ class RouteTableTest {
     void pathsNoServiceOwnsStayWithTheGateway(String path) {
         assertEquals(Optional.empty(), RouteTable.serviceFor(path));
     }
+
+    @ParameterizedTest
+    @CsvSource({
+            "/api/v1/jobs, /api/v1/jobs",
+            "/api/v1/jobs/stats, /api/v1/jobs/stats",
+            "/api/v1/jobs/j-1, /api/v1/jobs/{id}",
+            "/api/v1/jobs/j-1/, /api/v1/jobs/{id}",
+            "/api/v1/jobs/j-1/logs/stream, /api/v1/jobs/{id}/logs/stream",
+            "/api/v1/nodes/gpu-7/metrics, /api/v1/nodes/{node}/metrics",
+            "/api/v1/diagnoses/analyze, /api/v1/diagnoses/analyze",
+            "/api/v1/diagnoses/d-1/feedback, /api/v1/diagnoses/{id}/feedback",
+            "/api/v1/jobs/j-1/logs/stream/x, /{unmatched}",
+            "/api/v1/jobs/j-1/nope, /{unmatched}",
+            "/api/v1/nodes/n/metrics/x, /{unmatched}"})
+    void aProxiedPathIsTaggedWithItsTemplate(String path, String template) {
+        assertEquals(template, io.jobmon.gateway.routing.RouteTemplates.of(path));
+    }
+
+    /** Every path of the merged OpenAPI document has its template (the list follows the API). */
+    @org.junit.jupiter.api.Test
+    void everyDocumentedPathHasATemplate() throws Exception {
+        var doc = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(java.nio.file.Path.of("../docs/openapi/jobmon.json").toFile());
+        doc.path("paths").fieldNames().forEachRemaining(p -> {
+            if (p.startsWith("/api/v1/") && !p.equals("/api/v1/me")) {
+                String concrete = p.replaceAll("\\{[^}]+}", "x-1");
+                org.junit.jupiter.api.Assertions.assertNotEquals("/{unmatched}",
+                        io.jobmon.gateway.routing.RouteTemplates.of(concrete), p);
+            }
+        });
+    }
 }

@@ -110,7 +110,9 @@ public class HttpFilters {
     }
 
     private static boolean needsTokenButHasNone(RoutingContext rc) {
-        if (!rc.request().path().startsWith("/api/") || rc.request().method() == HttpMethod.OPTIONS) {
+        // The path as the router and the security policy match it (percent-encoded letters decoded: /%61pi is /api).
+        String path = rc.normalizedPath();
+        if (path == null || !path.startsWith("/api/") || rc.request().method() == HttpMethod.OPTIONS) {
             return false;
         }
         String auth = rc.request().getHeader("Authorization");
@@ -162,6 +164,7 @@ public class HttpFilters {
      * Vert.x route of a service.
      */
     public static void writeProblem(RoutingContext rc, Problem problem) {
+        RouteTags.unlessRouted(rc);
         I18n i18n = I18n.current();
         Locale locale = i18n.locale(rc.request().getHeader(I18n.ACCEPT_LANGUAGE));
         Problem body = i18n.localize(problem, locale).withInstance(rc.request().path(), rc.get(RequestIds.MDC_KEY));

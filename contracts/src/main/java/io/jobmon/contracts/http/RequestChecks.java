@@ -12,6 +12,7 @@ import java.util.Map;
  * <ul>
  * <li>a declared body over {@code jobmon.http.max-body-size} — 413;</li>
  * <li>a URI over {@value #MAX_URI_LENGTH} characters — 414;</li>
+ * <li>headers of more than {@value #MAX_HEADER_BYTES} bytes in all — 431;</li>
  * <li>dot-segments ({@code /../}, {@code /./}, also percent-encoded) and encoded slashes or backslashes in the
  * path — 400: a path means what it says, so no route can be reached through another;</li>
  * <li>a NUL byte anywhere in the URI ({@code %00}; PostgreSQL cannot store it) or a control character in a
@@ -23,6 +24,12 @@ import java.util.Map;
 public final class RequestChecks {
 
     public static final int MAX_URI_LENGTH = 8192;
+    /**
+     * Request headers in all (names, values, ": " and CRLF), as Quarkus' own default limit (20K); the HTTP server's
+     * limits ({@code quarkus.http.limits.max-initial-line-length}, {@code max-header-size}) stay above these two so
+     * that a request over them reaches this check and gets a problem body, not the server's bare answer.
+     */
+    public static final int MAX_HEADER_BYTES = 20 * 1024;
 
     private RequestChecks() {
     }
@@ -32,6 +39,10 @@ public final class RequestChecks {
         String uri = request.uri();
         if (uri != null && uri.length() > MAX_URI_LENGTH) {
             return Problem.of(414, Text.of("problem.uri-too-long", MAX_URI_LENGTH));
+        }
+        if (headerBytes(request) > MAX_HEADER_BYTES) {
+            request.response().putHeader("Connection", "close");
+            return Problem.of(431, Text.of("problem.headers-too-large", MAX_HEADER_BYTES));
         }
         if (declaredLength(request) > maxBodyBytes) {
             request.response().putHeader("Connection", "close");
@@ -58,6 +69,14 @@ public final class RequestChecks {
             return Problem.of(415, Text.of("problem.charset", printable(charset)));
         }
         return null;
+    }
+
+    static long headerBytes(HttpServerRequest request) {
+        long n = 0;
+        for (Map.Entry<String, String> h : request.headers()) {
+            n += h.getKey().length() + h.getValue().length() + 4;
+        }
+        return n;
     }
 
     /** The one 413 of the suite. */

@@ -2,6 +2,7 @@ package io.jobmon.gateway.routing;
 
 import io.jobmon.contracts.http.HttpFilters;
 import io.jobmon.contracts.http.RequestIds;
+import io.jobmon.contracts.http.RouteTags;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.Problem;
 import io.jobmon.gateway.config.GatewayConfig;
@@ -52,11 +53,14 @@ public class ProxyRoutes {
     }
 
     private void forward(RoutingContext rc) {
-        Optional<String> service = RouteTable.serviceFor(rc.request().path());
+        // The path as the router matched it (/%61pi/v1/jobs is /api/v1/jobs), not as it was spelled.
+        String path = rc.normalizedPath();
+        Optional<String> service = RouteTable.serviceFor(path);
         if (service.isEmpty()) {
             rc.next(); // the gateway's own resources (/api/v1/me) or a 404 problem
             return;
         }
+        RouteTags.template(rc, RouteTemplates.of(path));
         HttpProxy proxy = proxies.get(service.get());
         if (proxy == null) {
             HttpFilters.writeProblem(rc, Problem.of(503, Text.of("gateway.no-url", service.get())));

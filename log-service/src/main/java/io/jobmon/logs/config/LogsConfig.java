@@ -143,9 +143,17 @@ public interface LogsConfig {
         @WithDefault("10000")
         int maxTail();
 
-        /** Threads decompressing and searching chunks for one request. */
+        /**
+         * Threads decompressing and searching chunks that one user's work may hold at once; the pool has one more, so
+         * another user's work never waits for theirs (each user's work waits in a queue of its own, served in turn:
+         * SearchPool).
+         */
         @WithDefault("2")
         int searchThreads();
+
+        /** Searches (requests reading chunks) one user may have running at once; more wait their turn (SearchPool.run). */
+        @WithDefault("4")
+        int perUserSearches();
     }
 
     interface Follow {

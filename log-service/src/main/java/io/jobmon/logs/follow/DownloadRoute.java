@@ -1,5 +1,6 @@
 package io.jobmon.logs.follow;
 
+import io.jobmon.contracts.access.Caller;
 import io.jobmon.logs.config.LogsConfig;
 import io.jobmon.logs.query.ChunkQueries;
 import io.jobmon.logs.query.JobLogs;
@@ -30,6 +31,9 @@ import java.util.concurrent.TimeUnit;
 @ApplicationScoped
 public class DownloadRoute {
 
+    /** A page waits for the user's other searches this long at most (a day: as long as it takes). */
+    static final long DOWNLOAD_PAGE_WAIT_MILLIS = 24L * 3600 * 1000;
+
     private static final int PAGE = 2000;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
@@ -55,11 +59,12 @@ public class DownloadRoute {
             LogQuery q = LogQuery.of(Routes.param(rc, "type"), Routes.param(rc, "pod"), Routes.param(rc, "container"),
                     Routes.param(rc, "from"), Routes.param(rc, "to"), Routes.param(rc, "q"), Routes.param(rc, "ignoreCase"),
                     Routes.param(rc, "regex"), null, null, null, null, config);
-            JobLogs.Job job = jobLogs.require(Routes.caller(rc), id);
+            Caller caller = Routes.caller(rc);
+            JobLogs.Job job = jobLogs.require(caller, id);
             Scope scope = jobLogs.scope(job, q.user(), q.system(), q.pod(), q.container());
             LineMatcher matcher = LineMatcher.of(q.q(), q.ignoreCase(), q.regex(), config.query().maxRegexLength(),
                     config.query().searchDeadline().toMillis());
-            LogReader reader = new LogReader(chunks, search.executor());
+            LogReader reader = new LogReader(chunks, search.executor(caller));
             HttpServerResponse response = rc.response();
             response.setChunked(true).putHeader("Content-Type", "text/plain; charset=utf-8")
                     .putHeader("Content-Disposition", "attachment; filename=\"" + fileName(job, q) + "\"");
@@ -67,8 +72,9 @@ public class DownloadRoute {
             Position after = null;
                 while (!response.closed()) {
                 Position from = after;
-                List<LogReader.Found> page = JobLogs.retrying(() -> reader.read(new LogReader.Request(scope, q.from(), q.to(),
-                        from, true, PAGE, matcher, null)));
+                // a page waits for the user's other searches as long as it takes: the download is already under way
+                List<LogReader.Found> page = search.run(caller, DOWNLOAD_PAGE_WAIT_MILLIS, () -> JobLogs.retrying(() -> reader.read(
+                        new LogReader.Request(scope, q.from(), q.to(), from, true, PAGE, matcher, null))));
                 int n = Math.min(page.size(), PAGE);
                 StringBuilder out = new StringBuilder(n * 120);
                 for (int i = 0; i < n; i++) {

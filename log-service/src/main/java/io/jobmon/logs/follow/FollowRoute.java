@@ -55,20 +55,28 @@ public class FollowRoute {
         router.get("/api/v1/jobs/:id/logs/stream").handler(this::follow);
     }
 
-    private record Prepared(Scope scope, LogQuery query, UUID session, FollowCursor resume, Integer tail) {
+    private record Prepared(Scope scope, LogQuery query, UUID session, FollowCursor resume, Integer tail, Caller caller) {
     }
 
     private void follow(RoutingContext rc) {
-        rc.vertx().executeBlocking(() -> prepare(rc), false).onComplete(ar -> {
+        FollowSlot slot = new FollowSlot(rc, id -> {
+            open.decrementAndGet();
+            limiter.close(id).subscribe().with(v -> { }, e -> { });
+        });
+        rc.vertx().executeBlocking(() -> prepare(rc, slot), false).onComplete(ar -> {
             if (ar.failed()) {
                 Routes.fail(rc, ar.cause());
+                slot.end();
                 return;
             }
-            start(rc, ar.result());
+            if (slot.gone()) {
+                return; // the client went meanwhile: its place is already back
+            }
+            start(rc, ar.result(), slot);
         });
     }
 
-    private Prepared prepare(RoutingContext rc) {
+    private Prepared prepare(RoutingContext rc, FollowSlot slot) {
         String id = rc.pathParam("id");
         LogQuery q = LogQuery.of(Routes.param(rc, "type"), Routes.param(rc, "pod"), Routes.param(rc, "container"), null,
                 null, Routes.param(rc, "q"), Routes.param(rc, "ignoreCase"), Routes.param(rc, "regex"),
@@ -88,11 +96,12 @@ public class FollowRoute {
             rc.response().putHeader("Retry-After", "30");
             throw ApiException.of(429, "too-many-follows", Text.of("logs.too-many-follows", limit));
         }
-        return new Prepared(scope, q, session, resume, q.tail());
+        open.incrementAndGet();
+        slot.hold(session);
+        return new Prepared(scope, q, session, resume, q.tail(), caller);
     }
 
-    private void start(RoutingContext rc, Prepared p) {
-        open.incrementAndGet();
+    private void start(RoutingContext rc, Prepared p, FollowSlot slot) {
         var response = rc.response();
         response.setStatusCode(200).setChunked(true)
                 .putHeader("Content-Type", "text/event-stream; charset=utf-8")
@@ -105,10 +114,8 @@ public class FollowRoute {
                 () -> LineMatcher.of(q.q(), q.ignoreCase(), q.regex(), config.query().maxRegexLength(),
                         config.query().searchDeadline().toMillis()),
                 follows, chunks, config.follow().pollInterval().toMillis(), config.follow().heartbeat().toNanos(), cursor,
-                p.resume() != null, () -> {
-                    open.decrementAndGet();
-                    limiter.close(p.session()).subscribe().with(v -> { }, e -> { });
-                });
+                p.resume() != null);
+        slot.attach(session);
         if (p.resume() != null) {
             session.start();
             return;
@@ -118,10 +125,10 @@ public class FollowRoute {
             int n = p.tail() == null ? config.follow().initialTail() : p.tail();
             LineMatcher m = LineMatcher.of(q.q(), q.ignoreCase(), q.regex(), config.query().maxRegexLength(),
                     config.query().searchDeadline().toMillis());
-            LogReader reader = new LogReader(chunks, search.executor());
-            List<LogReader.Found> tail = new ArrayList<>(JobLogs.retrying(() -> reader.read(new LogReader.Request(p.scope(),
-                    Long.MIN_VALUE, Long.MAX_VALUE, null, false, n, m,
-                    pos -> !now.after(pos.partition(), pos.offset(), pos.sub())))));
+            LogReader reader = new LogReader(chunks, search.executor(p.caller()));
+            List<LogReader.Found> tail = new ArrayList<>(search.run(p.caller(), () -> JobLogs.retrying(() -> reader.read(
+                    new LogReader.Request(p.scope(), Long.MIN_VALUE, Long.MAX_VALUE, null, false, n, m,
+                            pos -> !now.after(pos.partition(), pos.offset(), pos.sub()))))));
             if (tail.size() > n) {
                 tail = tail.subList(0, n);
             }
@@ -131,6 +138,7 @@ public class FollowRoute {
         }, false).onComplete(ar -> {
             if (ar.failed()) {
                 Routes.fail(rc, ar.cause());
+                slot.end();
                 return;
             }
             session.resumeFrom(ar.result());

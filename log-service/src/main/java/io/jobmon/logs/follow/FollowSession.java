@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
 /**
  * One open follow: polls the store for lines beyond its cursor (whichever replica consumed them), writes them as
  * events whose id is the cursor after the line, sends a comment when idle, waits for a slow client, ends when the
- * client goes. No time limit.
+ * client goes ({@link FollowSlot}). No time limit.
  */
 final class FollowSession {
 
@@ -41,14 +41,13 @@ final class FollowSession {
     private final ChunkQueries chunks;
     private final long pollMillis;
     private final long heartbeatNanos;
-    private final Runnable onClose;
     private FollowCursor cursor;
     private boolean inclusive;
     private volatile boolean closed;
     private long lastWrite = System.nanoTime();
 
     FollowSession(Vertx vertx, HttpServerResponse response, Scope scope, Supplier<LineMatcher> matcher, FollowQueries follows,
-            ChunkQueries chunks, long pollMillis, long heartbeatNanos, FollowCursor cursor, boolean resumed, Runnable onClose) {
+            ChunkQueries chunks, long pollMillis, long heartbeatNanos, FollowCursor cursor, boolean resumed) {
         this.vertx = vertx;
         this.response = response;
         this.scope = scope;
@@ -59,24 +58,19 @@ final class FollowSession {
         this.heartbeatNanos = heartbeatNanos;
         this.cursor = cursor;
         this.inclusive = resumed;
-        this.onClose = onClose;
     }
 
     void resumeFrom(FollowCursor at) {
         this.cursor = at;
     }
 
+    /** Polls until stopped ({@link FollowSlot} stops it when the client goes). */
     void start() {
-        response.closeHandler(v -> close());
-        response.exceptionHandler(e -> close());
         schedule(0);
     }
 
-    private void close() {
-        if (!closed) {
-            closed = true;
-            onClose.run();
-        }
+    void stop() {
+        closed = true;
     }
 
     private void schedule(long delay) {

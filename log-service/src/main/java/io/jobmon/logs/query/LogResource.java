@@ -1,5 +1,6 @@
 package io.jobmon.logs.query;
 
+import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.logs.config.LogsConfig;
 import jakarta.ws.rs.GET;
@@ -64,13 +65,19 @@ public class LogResource {
             @QueryParam("cursor") String cursor,
             @Parameter(description = "forward (default, oldest first) or backward (newest first)") @QueryParam("direction") String direction) {
         LogQuery lq = LogQuery.of(type, pod, container, from, to, q, ignoreCase, regex, tail, limit, cursor, direction, config);
-        JobLogs.Job job = jobLogs.require(CallerFactory.fromToken(token), id);
+        Caller caller = CallerFactory.fromToken(token);
+        // the whole request under the user's turn: their excess requests wait before touching the database
+        return search.run(caller, () -> page(caller, id, lq));
+    }
+
+    private LogPage page(Caller caller, String id, LogQuery lq) {
+        JobLogs.Job job = jobLogs.require(caller, id);
         Scope scope = jobLogs.scope(job, lq.user(), lq.system(), lq.pod(), lq.container());
         LineMatcher matcher = LineMatcher.of(lq.q(), lq.ignoreCase(), lq.regex(), config.query().maxRegexLength(),
                 config.query().searchDeadline().toMillis());
         boolean forward = lq.tail() == null && lq.forward();
         int n = lq.tail() != null ? lq.tail() : lq.limit();
-        LogReader reader = new LogReader(queries, search.executor());
+        LogReader reader = new LogReader(queries, search.executor(caller));
         List<LogReader.Found> found = JobLogs.retrying(() -> reader.read(new LogReader.Request(scope, lq.from(), lq.to(),
                 lq.cursor(), forward, n, matcher, null)));
         boolean more = found.size() > n;
@@ -117,12 +124,15 @@ public class LogResource {
             @QueryParam("container") String container, @QueryParam("from") String from, @QueryParam("to") String to,
             @QueryParam("q") String q, @QueryParam("ignoreCase") String ignoreCase, @QueryParam("regex") String regex) {
         LogQuery lq = LogQuery.of(type, pod, container, from, to, q, ignoreCase, regex, null, null, null, null, config);
-        JobLogs.Job job = jobLogs.require(CallerFactory.fromToken(token), id);
-        Scope scope = jobLogs.scope(job, lq.user(), lq.system(), lq.pod(), lq.container());
-        LineMatcher matcher = LineMatcher.of(lq.q(), lq.ignoreCase(), lq.regex(), config.query().maxRegexLength(),
-                config.query().searchDeadline().toMillis());
-        Counter counter = new Counter(queries, search.executor());
-        Counter.Count c = JobLogs.retrying(() -> counter.count(scope, lq.from(), lq.to(), matcher));
-        return new CountView(c.lines(), c.chunksRead());
+        Caller caller = CallerFactory.fromToken(token);
+        return search.run(caller, () -> {
+            JobLogs.Job job = jobLogs.require(caller, id);
+            Scope scope = jobLogs.scope(job, lq.user(), lq.system(), lq.pod(), lq.container());
+            LineMatcher matcher = LineMatcher.of(lq.q(), lq.ignoreCase(), lq.regex(), config.query().maxRegexLength(),
+                    config.query().searchDeadline().toMillis());
+            Counter counter = new Counter(queries, search.executor(caller));
+            Counter.Count c = JobLogs.retrying(() -> counter.count(scope, lq.from(), lq.to(), matcher));
+            return new CountView(c.lines(), c.chunksRead());
+        });
     }
 }
