@@ -9,8 +9,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -73,24 +71,7 @@ public class LogResource {
     private LogPage page(Caller caller, String id, LogQuery lq) {
         JobLogs.Job job = jobLogs.require(caller, id);
         Scope scope = jobLogs.scope(job, lq.user(), lq.system(), lq.pod(), lq.container());
-        LineMatcher matcher = LineMatcher.of(lq.q(), lq.ignoreCase(), lq.regex(), config.query().maxRegexLength(),
-                config.query().searchDeadline().toMillis());
-        boolean forward = lq.tail() == null && lq.forward();
-        int n = lq.tail() != null ? lq.tail() : lq.limit();
-        LogReader reader = new LogReader(queries, search.executor(caller));
-        List<LogReader.Found> found = JobLogs.retrying(() -> reader.read(new LogReader.Request(scope, lq.from(), lq.to(),
-                lq.cursor(), forward, n, matcher, null)));
-        boolean more = found.size() > n;
-        List<LogLine> items = new ArrayList<>(Math.min(found.size(), n));
-        for (int i = 0; i < Math.min(found.size(), n); i++) {
-            items.add(LogReader.item(found.get(i)));
-        }
-        String next = more ? items.get(items.size() - 1).cursor() : null;
-        if (lq.tail() != null) {
-            Collections.reverse(items);
-            next = more ? items.get(0).cursor() : null; // continue backward from the oldest line shown
-        }
-        return new LogPage(items, next, job.retention());
+        return Pages.read(queries, search.executor(caller), config, scope, lq, job.retention());
     }
 
     @GET

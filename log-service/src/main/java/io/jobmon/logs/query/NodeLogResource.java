@@ -11,8 +11,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -71,23 +69,8 @@ public class NodeLogResource {
         }
         LogQuery lq = LogQuery.of("system", null, null, from, to, q, ignoreCase, regex, tail, limit, cursor, direction, config);
         Scope scope = new Scope(null, false, true, null, null, List.of(node), Long.MIN_VALUE, Long.MAX_VALUE);
-        LineMatcher matcher = LineMatcher.of(lq.q(), lq.ignoreCase(), lq.regex(), config.query().maxRegexLength(),
-                config.query().searchDeadline().toMillis());
-        boolean forward = lq.tail() == null && lq.forward();
-        int n = lq.tail() != null ? lq.tail() : lq.limit();
-        LogReader reader = new LogReader(queries, search.executor());
-        List<LogReader.Found> found = JobLogs.retrying(() -> reader.read(new LogReader.Request(scope, lq.from(), lq.to(),
-                lq.cursor(), forward, n, matcher, null)));
-        boolean more = found.size() > n;
-        List<LogLine> items = new ArrayList<>(Math.min(found.size(), n));
-        for (int i = 0; i < Math.min(found.size(), n); i++) {
-            items.add(LogReader.item(found.get(i)));
-        }
-        String next = more ? items.get(items.size() - 1).cursor() : null;
-        if (lq.tail() != null) {
-            Collections.reverse(items);
-            next = more ? items.get(0).cursor() : null;
-        }
-        return new LogPage(items, next, new LogPage.Retention(config.retention().days(), null));
+        // an admin's searches take their turn like anyone's
+        return search.run(caller, () -> Pages.read(queries, search.executor(caller), config, scope, lq,
+                new LogPage.Retention(config.retention().days(), null)));
     }
 }
