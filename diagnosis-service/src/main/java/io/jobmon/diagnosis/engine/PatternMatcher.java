@@ -184,14 +184,19 @@ final class PatternMatcher {
     }
 
     /**
-     * Higher priority wins, then higher weight, then the longer match ("Too many open files in system" is ENFILE,
-     * not the EMFILE its first words also are).
+     * A cause pattern of the hand-written layer beats any reference catalogue row on the same text (the curated,
+     * specific form wins over the generic one); otherwise higher priority wins, then higher weight, then the longer
+     * match ("Too many open files in system" is ENFILE, not the EMFILE its first words also are).
      */
     private static boolean better(PatternCatalogue.PatternSpec spec, int length, Finding best, int bestLength) {
         if (best == null) {
             return true;
         }
         PatternCatalogue.PatternSpec b = best.pattern();
+        boolean curated = curatedCause(spec);
+        if (curated != curatedCause(b) && (curated ? catalogueRow(b) : catalogueRow(spec))) {
+            return curated;
+        }
         if (spec.priority() != b.priority()) {
             return spec.priority() > b.priority();
         }
@@ -199,6 +204,15 @@ final class PatternMatcher {
             return spec.weight() > b.weight();
         }
         return length > bestLength;
+    }
+
+    /** A pattern of the reference catalogues (their rows carry an explanation; the pattern layer's do not). */
+    private static boolean catalogueRow(PatternCatalogue.PatternSpec spec) {
+        return spec.explanation() != null;
+    }
+
+    private static boolean curatedCause(PatternCatalogue.PatternSpec spec) {
+        return !catalogueRow(spec) && !spec.symptom();
     }
 
     /**
