@@ -21,6 +21,8 @@ final class PatternMatcher {
     static final int SCAN_LIMIT = 8_192;
     static final int REGEX_LIMIT = 4_096;
     static final int QUOTE_LIMIT = 400;
+    /** Priority from which a hand-written pattern is specific (its generic fallbacks sit below). */
+    static final int SPECIFIC_PRIORITY = 50;
 
     private final List<PatternCatalogue.PatternSpec> patterns;
     private final KeywordIndex index;
@@ -211,8 +213,13 @@ final class PatternMatcher {
         return spec.explanation() != null;
     }
 
+    /**
+     * A specific cause pattern of the hand-written layer: not a symptom, and above its generic fallbacks (a bare
+     * exception, an exit code, a segfault: priority below {@value #SPECIFIC_PRIORITY}), which a catalogue row that
+     * names the code in the same line explains better.
+     */
     private static boolean curatedCause(PatternCatalogue.PatternSpec spec) {
-        return !catalogueRow(spec) && !spec.symptom();
+        return !catalogueRow(spec) && !spec.symptom() && spec.priority() >= SPECIFIC_PRIORITY;
     }
 
     /**
