@@ -200,6 +200,15 @@ final class CatalogueRules {
     private static final List<String> GOES_ON = List.of("retrying", "will retry", "warning:", "warning]", "[w ", "[w0",
             "[w1");
 
+    /** Kernel driver lines ({@code NVRM: Xid ..., Copy Engine Exception}) are no program's exception. */
+    private static final List<String> KERNEL_LINES = List.of("nvrm: xid");
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
     private static PatternCatalogue.PatternSpec spec(String id, ReferenceCatalogues.Row row, KindRule base,
                                                      Set<String> sources, List<String> keywords, String regex) {
         Pattern compiled = Pattern.compile(regex);
@@ -211,7 +220,8 @@ final class CatalogueRules {
                         : base.weight(), base.symptom(), behaviour ? CategoryGroup.CRASH : base.group(),
                         base.errnoPlace(), base.exceptionPlace())
                 : base;
-        List<String> exclude = RECOVERABLE_KINDS.contains(row.kind()) ? GOES_ON : List.of();
+        List<String> goesOn = RECOVERABLE_KINDS.contains(row.kind()) ? GOES_ON : List.of();
+        List<String> exclude = rule.exceptionPlace() ? concat(goesOn, KERNEL_LINES) : goesOn;
         Map<String, PatternCatalogue.PatternSpec> contexts = new LinkedHashMap<>();
         row.contexts().forEach((context, category) -> contexts.put(context, new PatternCatalogue.PatternSpec(
                 id + "@" + context, category, null, sources, keywords, exclude, compiled, rule.weight(),

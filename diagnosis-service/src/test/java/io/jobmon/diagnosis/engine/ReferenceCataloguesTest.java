@@ -41,6 +41,10 @@ class ReferenceCataloguesTest {
         return PatternCatalogue.load(ReferenceCataloguesTest.class.getResourceAsStream(PatternCatalogue.DEFAULT_RESOURCE));
     }
 
+    /** Categories read from behaviour (a slowdown, throttling): a failed job did not end because of them. */
+    private static final Set<Category> BEHAVIOUR = Set.of(Category.GPU_THERMAL_THROTTLING, Category.TRAINING_SLOWDOWN,
+            Category.DATA_LOADING_BOTTLENECK);
+
     static Stream<Arguments> rows() {
         return SHIPPED.plus(FIXTURES).rows().stream().map(r -> Arguments.of(r.file() + ":" + r.id(), r));
     }
@@ -62,6 +66,9 @@ class ReferenceCataloguesTest {
         } else if (RowBundles.place(row.kind()).equals("container")) {
             assertTrue(d.category() == expected || d.category() == Category.UNKNOWN && d.related().contains(expected),
                     () -> name + ": a bare container state is " + expected + " or UNKNOWN naming it; got " + got);
+        } else if (row.kind().equals("dcgm-field") && BEHAVIOUR.contains(expected) && d.category() == Category.UNKNOWN) {
+            assertTrue(d.related().contains(expected), () -> name + ": a behaviour signal on a failed job is not its"
+                    + " cause, but UNKNOWN must name " + expected + "; got " + got);
         } else if (row.kind().equals("dcgm-field") && CatalogueSignals.DEDICATED.contains(row.names().get(0))
                 && !row.informative()) {
             assertNotNull(CatalogueSignals.fire(row.signal(), EvidenceBundle.fromJson(json).metrics().get(0).samples()));
