@@ -84,6 +84,12 @@ final class CatalogueRules {
      */
     private static final int WRAPPER_PRIORITY = 60;
 
+    /**
+     * A row marked {@code "role": "symptom"} (a wrapper: "0/8 nodes are available:", reason=Error, FailedScheduling)
+     * ranks under every specific row on the same text, an exit code's included.
+     */
+    private static final int SYMPTOM_PRIORITY = 14;
+
     /** A row marked {@code "role": "symptom"} weighs no more than the pattern layer's echoes of a failure. */
     private static final double SYMPTOM_WEIGHT = 0.55;
 
@@ -215,7 +221,8 @@ final class CatalogueRules {
         boolean behaviour = BEHAVIOUR.contains(row.category()) && base.group() == null;
         boolean wrapper = "framework-exception".equals(row.kind()) && row.category() == Category.USER_CODE_ERROR;
         KindRule rule = behaviour || row.symptom() || wrapper
-                ? new KindRule(base.sources(), wrapper ? WRAPPER_PRIORITY : base.priority(),
+                ? new KindRule(base.sources(), row.symptom() ? Math.min(base.priority(), SYMPTOM_PRIORITY)
+                        : wrapper ? WRAPPER_PRIORITY : base.priority(),
                         row.symptom() ? Math.min(base.weight(), SYMPTOM_WEIGHT)
                         : base.weight(), base.symptom(), behaviour ? CategoryGroup.CRASH : base.group(),
                         base.errnoPlace(), base.exceptionPlace())
