@@ -22,7 +22,7 @@ final class PatternMatcher {
     static final int REGEX_LIMIT = 4_096;
     static final int QUOTE_LIMIT = 400;
     /** Priority from which a hand-written pattern is specific (its generic fallbacks sit below). */
-    static final int SPECIFIC_PRIORITY = 50;
+    static final int SPECIFIC_PRIORITY = 101;
 
     private final List<PatternCatalogue.PatternSpec> patterns;
     private final KeywordIndex index;
