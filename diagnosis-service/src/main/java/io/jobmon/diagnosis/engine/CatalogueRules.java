@@ -54,7 +54,7 @@ final class CatalogueRules {
             Map.entry("k8s-container-reason", new KindRule(ALL, 80, 0.85, false, null, false, false)),
             Map.entry("k8s-event-reason", new KindRule(LOG_EVENT, 80, 0.85, false, null, false, false)),
             Map.entry("kubelet-eviction", new KindRule(ALL, 90, 0.9, false, null, false, false)),
-            Map.entry("scheduler-message", new KindRule(Set.of("log", "event", "job"), 75, 0.85, false, null, false, false)),
+            Map.entry("scheduler-message", new KindRule(Set.of("log", "event", "job"), 59, 0.85, false, null, false, false)),
             Map.entry("exit-code", new KindRule(Set.of("pod"), 15, 0.5, true, null, false, false)),
             Map.entry("signal", new KindRule(LOG, 46, 0.6, false, null, false, false)),
             Map.entry("s3-error", new KindRule(LOG, 78, 0.88, false, null, false, false)),
