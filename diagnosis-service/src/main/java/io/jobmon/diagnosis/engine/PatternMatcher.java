@@ -21,8 +21,6 @@ final class PatternMatcher {
     static final int SCAN_LIMIT = 8_192;
     static final int REGEX_LIMIT = 4_096;
     static final int QUOTE_LIMIT = 400;
-    /** Priority from which a hand-written pattern is specific (its generic fallbacks sit below). */
-    static final int SPECIFIC_PRIORITY = 101;
 
     private final List<PatternCatalogue.PatternSpec> patterns;
     private final KeywordIndex index;
@@ -186,19 +184,14 @@ final class PatternMatcher {
     }
 
     /**
-     * A cause pattern of the hand-written layer beats any reference catalogue row on the same text (the curated,
-     * specific form wins over the generic one); otherwise higher priority wins, then higher weight, then the longer
-     * match ("Too many open files in system" is ENFILE, not the EMFILE its first words also are).
+     * Higher priority wins, then higher weight, then the longer match ("Too many open files in system" is ENFILE,
+     * not the EMFILE its first words also are).
      */
     private static boolean better(PatternCatalogue.PatternSpec spec, int length, Finding best, int bestLength) {
         if (best == null) {
             return true;
         }
         PatternCatalogue.PatternSpec b = best.pattern();
-        boolean curated = curatedCause(spec);
-        if (curated != curatedCause(b) && (curated ? catalogueRow(b) : catalogueRow(spec))) {
-            return curated;
-        }
         if (spec.priority() != b.priority()) {
             return spec.priority() > b.priority();
         }
@@ -206,20 +199,6 @@ final class PatternMatcher {
             return spec.weight() > b.weight();
         }
         return length > bestLength;
-    }
-
-    /** A pattern of the reference catalogues (their rows carry an explanation; the pattern layer's do not). */
-    private static boolean catalogueRow(PatternCatalogue.PatternSpec spec) {
-        return spec.explanation() != null;
-    }
-
-    /**
-     * A specific cause pattern of the hand-written layer: not a symptom, and above its generic fallbacks (a bare
-     * exception, an exit code, a segfault: priority below {@value #SPECIFIC_PRIORITY}), which a catalogue row that
-     * names the code in the same line explains better.
-     */
-    private static boolean curatedCause(PatternCatalogue.PatternSpec spec) {
-        return !catalogueRow(spec) && !spec.symptom() && spec.priority() >= SPECIFIC_PRIORITY;
     }
 
     /**
