@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -178,6 +179,17 @@ class ReferenceCataloguesTest {
         ReferenceCatalogues synonyms = loadOne(FILE_SOURCE, GOOD_ROW.formatted(
                 ", \"contexts\": {\"data-path\": \"DATA_PATH_ERROR\", \"socket\": \"NCCL_COMMUNICATION_ERROR\"}"));
         assertEquals(Set.of("storage", "network"), synonyms.rows().get(0).contexts().keySet());
+    }
+
+    /** An explanation is what a user reads after the summary: never a printf format of the source. */
+    @Test
+    void noExplanationQuotesASourceFormat() {
+        Pattern printf = Pattern.compile("%[-+ #0]*\\d*(?:\\.\\d+)?[svqdxf]\\b|Format: ");
+        for (ReferenceCatalogues.Row r : SHIPPED.rows()) {
+            for (String text : List.of(r.explanation().en(), r.explanation().zh())) {
+                assertFalse(printf.matcher(text).find(), () -> r.file() + ".json row '" + r.id() + "': " + text);
+            }
+        }
     }
 
     @Test
