@@ -54,7 +54,7 @@ final class CatalogueRules {
             Map.entry("k8s-container-reason", new KindRule(ALL, 80, 0.85, false, null, false, false)),
             Map.entry("k8s-event-reason", new KindRule(LOG_EVENT, 80, 0.85, false, null, false, false)),
             Map.entry("kubelet-eviction", new KindRule(ALL, 90, 0.9, false, null, false, false)),
-            Map.entry("scheduler-message", new KindRule(Set.of("log", "event", "job"), 75, 0.85, false, null, false, false)),
+            Map.entry("scheduler-message", new KindRule(Set.of("log", "event", "job"), 59, 0.85, false, null, false, false)),
             Map.entry("exit-code", new KindRule(Set.of("pod"), 15, 0.5, true, null, false, false)),
             Map.entry("signal", new KindRule(LOG, 46, 0.6, false, null, false, false)),
             Map.entry("s3-error", new KindRule(LOG, 78, 0.88, false, null, false, false)),
@@ -84,6 +84,12 @@ final class CatalogueRules {
      */
     private static final int WRAPPER_PRIORITY = 60;
 
+    /**
+     * A row marked {@code "role": "symptom"} (a wrapper: "0/8 nodes are available:", reason=Error, FailedScheduling)
+     * ranks under every specific row on the same text, an exit code's included.
+     */
+    private static final int SYMPTOM_PRIORITY = 14;
+
     /** A row marked {@code "role": "symptom"} weighs no more than the pattern layer's echoes of a failure. */
     private static final double SYMPTOM_WEIGHT = 0.55;
 
@@ -110,10 +116,9 @@ final class CatalogueRules {
             }
             String id = "cat:" + row.file() + ":" + row.id();
             switch (row.kind()) {
-                case "xid" -> {
-                    add(out, spec(id, row, rule, Set.of("log", "event", "pod"), List.of("xid"), xidRegex(row.code())));
-                    addForms(out, id + "#form", row, rule);
-                }
+                // an Xid is chosen by its number: most rows share the driver's form (NVRM: Xid ...)
+                case "xid" -> add(out, spec(id, row, rule, Set.of("log", "event", "pod"), List.of("xid"),
+                        xidRegex(row.code())));
                 case "exit-code" -> add(out, spec(id, row, rule, Set.of("pod"), List.of("exitcode=" + row.code()),
                         "exitCode=" + Pattern.quote(row.code()) + "\\b"));
                 case "signal" -> {
@@ -201,18 +206,29 @@ final class CatalogueRules {
     private static final List<String> GOES_ON = List.of("retrying", "will retry", "warning:", "warning]", "[w ", "[w0",
             "[w1");
 
+    /** Kernel driver lines ({@code NVRM: Xid ..., Copy Engine Exception}) are no program's exception. */
+    private static final List<String> KERNEL_LINES = List.of("nvrm: xid");
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
     private static PatternCatalogue.PatternSpec spec(String id, ReferenceCatalogues.Row row, KindRule base,
                                                      Set<String> sources, List<String> keywords, String regex) {
         Pattern compiled = Pattern.compile(regex);
         boolean behaviour = BEHAVIOUR.contains(row.category()) && base.group() == null;
         boolean wrapper = "framework-exception".equals(row.kind()) && row.category() == Category.USER_CODE_ERROR;
         KindRule rule = behaviour || row.symptom() || wrapper
-                ? new KindRule(base.sources(), wrapper ? WRAPPER_PRIORITY : base.priority(),
+                ? new KindRule(base.sources(), row.symptom() ? Math.min(base.priority(), SYMPTOM_PRIORITY)
+                        : wrapper ? WRAPPER_PRIORITY : base.priority(),
                         row.symptom() ? Math.min(base.weight(), SYMPTOM_WEIGHT)
                         : base.weight(), base.symptom(), behaviour ? CategoryGroup.CRASH : base.group(),
                         base.errnoPlace(), base.exceptionPlace())
                 : base;
-        List<String> exclude = RECOVERABLE_KINDS.contains(row.kind()) ? GOES_ON : List.of();
+        List<String> goesOn = RECOVERABLE_KINDS.contains(row.kind()) ? GOES_ON : List.of();
+        List<String> exclude = rule.exceptionPlace() ? concat(goesOn, KERNEL_LINES) : goesOn;
         Map<String, PatternCatalogue.PatternSpec> contexts = new LinkedHashMap<>();
         row.contexts().forEach((context, category) -> contexts.put(context, new PatternCatalogue.PatternSpec(
                 id + "@" + context, category, null, sources, keywords, exclude, compiled, rule.weight(),

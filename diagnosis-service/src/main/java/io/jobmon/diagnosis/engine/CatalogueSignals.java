@@ -68,13 +68,14 @@ final class CatalogueSignals {
                 continue;
             }
             ReferenceCatalogues.Row row = fields.get(m.name());
-            if (row == null || perRow.merge(row.id(), 1, Integer::sum) > MAX_PER_ROW) {
+            if (row == null || perRow.getOrDefault(row.id(), 0) >= MAX_PER_ROW) {
                 continue;
             }
             Fired f = fire(row.signal(), m.samples());
             if (f == null || afterTheEnd(f.time(), ctx)) {
                 continue;
             }
+            perRow.merge(row.id(), 1, Integer::sum); // the series that show the signal count, not the quiet GPUs
             boolean goesOn = judge.followedByProgress(f.time());
             if (goesOn && !onlyAdvises(row, catalogue)) {
                 continue;

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,6 +42,10 @@ class ReferenceCataloguesTest {
         return PatternCatalogue.load(ReferenceCataloguesTest.class.getResourceAsStream(PatternCatalogue.DEFAULT_RESOURCE));
     }
 
+    /** Categories read from behaviour (a slowdown, throttling): a failed job did not end because of them. */
+    private static final Set<Category> BEHAVIOUR = Set.of(Category.GPU_THERMAL_THROTTLING, Category.TRAINING_SLOWDOWN,
+            Category.DATA_LOADING_BOTTLENECK);
+
     static Stream<Arguments> rows() {
         return SHIPPED.plus(FIXTURES).rows().stream().map(r -> Arguments.of(r.file() + ":" + r.id(), r));
     }
@@ -62,6 +67,10 @@ class ReferenceCataloguesTest {
         } else if (RowBundles.place(row.kind()).equals("container")) {
             assertTrue(d.category() == expected || d.category() == Category.UNKNOWN && d.related().contains(expected),
                     () -> name + ": a bare container state is " + expected + " or UNKNOWN naming it; got " + got);
+        } else if (row.kind().equals("dcgm-field") && BEHAVIOUR.contains(expected) && d.category() == Category.UNKNOWN
+                && !CatalogueSignals.DEDICATED.contains(row.names().get(0))) {
+            assertTrue(d.related().contains(expected), () -> name + ": a behaviour signal on a failed job is not its"
+                    + " cause, but UNKNOWN must name " + expected + "; got " + got);
         } else if (row.kind().equals("dcgm-field") && CatalogueSignals.DEDICATED.contains(row.names().get(0))
                 && !row.informative()) {
             assertNotNull(CatalogueSignals.fire(row.signal(), EvidenceBundle.fromJson(json).metrics().get(0).samples()));
@@ -170,6 +179,17 @@ class ReferenceCataloguesTest {
         ReferenceCatalogues synonyms = loadOne(FILE_SOURCE, GOOD_ROW.formatted(
                 ", \"contexts\": {\"data-path\": \"DATA_PATH_ERROR\", \"socket\": \"NCCL_COMMUNICATION_ERROR\"}"));
         assertEquals(Set.of("storage", "network"), synonyms.rows().get(0).contexts().keySet());
+    }
+
+    /** An explanation is what a user reads after the summary: never a printf format of the source. */
+    @Test
+    void noExplanationQuotesASourceFormat() {
+        Pattern printf = Pattern.compile("%[-+ #0]*\\d*(?:\\.\\d+)?[svqdxf]\\b|Format: ");
+        for (ReferenceCatalogues.Row r : SHIPPED.rows()) {
+            for (String text : List.of(r.explanation().en(), r.explanation().zh())) {
+                assertFalse(printf.matcher(text).find(), () -> r.file() + ".json row '" + r.id() + "': " + text);
+            }
+        }
     }
 
     @Test

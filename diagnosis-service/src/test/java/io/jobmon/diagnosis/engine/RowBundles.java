@@ -50,7 +50,8 @@ final class RowBundles {
         return switch (place(row.kind())) {
             case "event" -> prestart ? pending(row) : event(failed(row, false, true), row,
                     "kubelet-eviction".equals(row.kind()) ? "Evicted" : null);
-            case "container" -> failed(row, false, false).set("pods", pods("Failed", container(row)));
+            case "container" -> row.informative() ? advancedUntilTheEnd(failed(row, false, false), container(row))
+                    : failed(row, false, false).set("pods", pods("Failed", container(row)));
             case "pending-event" -> pending(row);
             case "metric" -> metric(failed(row, true, true), row);
             default -> failed(row, true, true);
@@ -151,6 +152,22 @@ final class RowBundles {
                 .put("reason", m.matches() ? m.group(1) : "scheduler-message".equals(row.kind()) ? "FailedScheduling"
                         : row.names().isEmpty() ? row.code() : row.names().get(0)).put("object", "Pod/w-0")
                 .put("message", m.matches() ? m.group(2) : row.example());
+        return b;
+    }
+
+    /**
+     * A failed job that advanced until its end, with the container state: for a row that decides nothing, the rest
+     * of the bundle must not decide either (a job silent for 30 minutes before it ended is a hang).
+     */
+    private static ObjectNode advancedUntilTheEnd(ObjectNode b, ObjectNode container) {
+        b.set("pods", pods("Failed", container));
+        ArrayNode logs = (ArrayNode) b.get("logs");
+        Instant t = Instant.parse(START);
+        for (int i = 1; i <= 58; i++) {
+            int step = 30 * i;
+            log(logs, t.plusSeconds(30L * i).toString(), "Training:  " + (step / 40) + "%|###       | " + step
+                    + "/4000 [" + clock(30 * i) + "<40:00,  1.00it/s]");
+        }
         return b;
     }
 
