@@ -62,9 +62,14 @@ public class IngestService {
      */
     public Uni<Result> apply(String topic, List<RawRecord> records, Map<Integer, Long> lastOffsets) {
         Instant retentionStart = partitions.retentionStart();
-        List<Instant> days = records.stream().filter(r -> r.event() != null).map(r -> r.event().createdAt())
-                .filter(t -> !t.isBefore(retentionStart)).toList();
-        return partitions.ensureFor(days)
+        // One time per day of the batch's events (the partitions are per day).
+        Map<Long, Instant> days = new HashMap<>();
+        for (RawRecord r : records) {
+            if (r.event() != null && !r.event().createdAt().isBefore(retentionStart)) {
+                days.putIfAbsent(Math.floorDiv(r.event().createdAt().getEpochSecond(), 86_400L), r.event().createdAt());
+            }
+        }
+        return partitions.ensureFor(days.values())
                 .chain(() -> resolver.resolve(records))
                 .chain(resolved -> pool.withTransaction(conn -> applyIn(conn, topic, resolved, lastOffsets, retentionStart)))
                 .invoke(result -> cache.put(result.committed()));

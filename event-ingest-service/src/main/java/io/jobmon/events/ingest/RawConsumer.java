@@ -32,7 +32,7 @@ public class RawConsumer {
     }
 
     @Incoming("k8s-raw")
-    public Uni<Void> consume(KafkaRecordBatch<String, String> batch) {
+    public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         long decodeStart = System.nanoTime();
         BatchSplit<RawRecord> split = BatchSplit.of(batch, (record, offset) -> RecordDecoder.decode(record.getKey(),
                 record.getPayload(), record.getPartition(), offset, record.getTimestamp()));

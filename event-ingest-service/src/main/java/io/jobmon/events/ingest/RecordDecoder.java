@@ -13,9 +13,13 @@ import io.jobmon.events.k8s.EventParser;
 import io.jobmon.events.k8s.ObjectReader;
 import io.jobmon.events.k8s.PodParser;
 import io.jobmon.events.k8s.PodView;
+import io.jobmon.events.k8s.K8sTime;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /**
  * Turns a record value of {@code jobmon.k8s.raw} into a {@link RawRecord}, or says why it is invalid.
@@ -38,12 +42,14 @@ public final class RecordDecoder {
      *         kept past Kubernetes' TTL, so their deletion is ignored)
      * @throws InvalidRecordException with the reason the DLQ records
      */
-    public static RawRecord decode(String key, String value, int partition, long offset, Instant kafkaTime) {
+    public static RawRecord decode(String key, byte[] value, int partition, long offset, Instant kafkaTime) {
         RawRecord fast = fast(value, partition, offset, kafkaTime);
         if (fast == NOTHING) {
             return null;
         }
-        return fast != null ? fast : general(key, value, partition, offset, kafkaTime);
+        // As Kafka's string deserializer reads it (malformed UTF-8 becomes U+FFFD), then the general way.
+        return fast != null ? fast
+                : general(key, value == null ? null : new String(value, StandardCharsets.UTF_8), partition, offset, kafkaTime);
     }
 
     /** The general way: the suite's envelope check, the object as a tree, the parsers. */
@@ -63,8 +69,11 @@ public final class RecordDecoder {
     }
 
     /** The fast way, or null: then the general way decides (also that a record is invalid). */
-    static RawRecord fast(String value, int partition, long offset, Instant kafkaTime) {
-        if (value == null || (long) value.length() * 3 > Envelope.DEFAULT_MAX_BYTES) {
+    static RawRecord fast(byte[] value, int partition, long offset, Instant kafkaTime) {
+        // '{' then a byte that is not 0: Jackson reads it as UTF-8 (no UTF-16/32 detection can apply); only
+        // well-formed UTF-8, so that every string reads as the general way's string of the record would.
+        if (value == null || value.length < 2 || value.length > Envelope.DEFAULT_MAX_BYTES || value[0] != '{'
+                || value[1] == 0 || !wellFormedUtf8(value)) {
             return null;
         }
         try (JsonParser p = JSON.createParser(value)) {
@@ -112,13 +121,9 @@ public final class RecordDecoder {
                 }
                 case 16, 32, 64 -> string(p, t);
                 case 128 -> {
-                    if (t == JsonToken.VALUE_STRING) {
-                        try {
-                            Instant.parse(p.getText());
-                        } catch (DateTimeParseException e) {
-                            return null;
-                        }
-                    } else if (t != JsonToken.VALUE_NULL) {
+                    // K8sTime takes exactly the RFC 3339 UTC times Instant.parse takes (the usual form without a
+                    // formatter); anything else the general way judges.
+                    if (t == JsonToken.VALUE_STRING ? K8sTime.parse(p.getText()) == null : t != JsonToken.VALUE_NULL) {
                         return null;
                     }
                 }
@@ -186,6 +191,22 @@ public final class RecordDecoder {
             }
         }
         return d;
+    }
+
+    /** Plain ASCII (nearly every record), else what Java's strict UTF-8 decoder takes. */
+    static boolean wellFormedUtf8(byte[] b) {
+        for (byte x : b) {
+            if (x < 0) {
+                try {
+                    StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b));
+                    return true;
+                } catch (CharacterCodingException e) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** A string as Jackson binds it to a String, for a string or null; another type bails. */

@@ -14,6 +14,7 @@ import io.jobmon.contracts.events.InvalidRecordException;
 import io.jobmon.events.k8s.Fixtures;
 import java.io.IOException;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -52,13 +53,13 @@ class RecordDecoderTest {
     /** @return whether the fast way took the record */
     private static boolean agree(String what, String value) {
         Object general = general(value);
-        RawRecord fast = RecordDecoder.fast(value, 2, 7, AT);
+        RawRecord fast = RecordDecoder.fast(bytes(value), 2, 7, AT);
         if (fast == null) {
             return false;
         }
         assertTrue(!(general instanceof String), what + ": the fast way took a record the general way refuses: " + general);
         assertEquals(general, fast == RecordDecoder.NOTHING ? null : fast, what);
-        Object decoded = RecordDecoder.decode("k", value, 2, 7, AT);
+        Object decoded = RecordDecoder.decode("k", bytes(value), 2, 7, AT);
         assertEquals(general, decoded, what);
         return true;
     }
@@ -76,12 +77,12 @@ class RecordDecoderTest {
             }
         }
         assertTrue(n >= 36 * 8, "fixtures read: " + n);
-        RawRecord pod = RecordDecoder.fast(Fixtures.record("c1", "MODIFIED", Fixtures.json("pod-crashloop"), null), 0, 1, AT);
+        RawRecord pod = RecordDecoder.fast(bytes(Fixtures.record("c1", "MODIFIED", Fixtures.json("pod-crashloop"), null)), 0, 1, AT);
         assertNotNull(pod);
         assertEquals("j-7f3a9c", pod.jobId());
         assertEquals(3, pod.pod().containers().get(0).restartCount());
         assertSame(RecordDecoder.NOTHING,
-                RecordDecoder.fast(Fixtures.record("c1", "DELETED", Fixtures.json("event-scheduled"), null), 0, 1, AT));
+                RecordDecoder.fast(bytes(Fixtures.record("c1", "DELETED", Fixtures.json("event-scheduled"), null)), 0, 1, AT));
     }
 
     /** Variants of the objects: odd types, fields missing, twice, in another order, invalid ones. */
@@ -245,7 +246,31 @@ class RecordDecoderTest {
             }
         }
         assertTrue(taken >= 4, "the harmless variants take the fast way: " + taken);
-        assertNull(RecordDecoder.fast(values.get(0), 0, 1, AT));
+        assertNull(RecordDecoder.fast(bytes(values.get(0)), 0, 1, AT));
+    }
+
+    private static byte[] bytes(String value) {
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void recordsThatAreNotWellFormedUtf8AreReadAsKafkasStringDeserializerReadsThem() {
+        String good = Fixtures.record("c1", "MODIFIED", Fixtures.json("event-backoff-1"), "j-1");
+        byte[] utf8 = bytes(good.replace("Back-off", "Back-off 重启"));
+        assertNotNull(RecordDecoder.fast(utf8, 0, 1, AT), "well-formed UTF-8 takes the fast way");
+        assertTrue(RecordDecoder.decode("k", utf8, 0, 1, AT).event().message().contains("重启"));
+        byte[] malformed = bytes(good.replace("Back-off", "Back-off XYZ"));
+        int at = new String(malformed, StandardCharsets.ISO_8859_1).indexOf("XYZ");
+        malformed[at] = (byte) 0xED; // an encoded surrogate: Java's decoder makes U+FFFD of it, Jackson would not
+        malformed[at + 1] = (byte) 0xA0;
+        malformed[at + 2] = (byte) 0x80;
+        assertNull(RecordDecoder.fast(malformed, 0, 1, AT));
+        RawRecord r = RecordDecoder.decode("k", malformed, 0, 1, AT);
+        assertTrue(r.event().message().contains("\uFFFD"), r.event().message());
+        assertEquals(RecordDecoder.general("k", new String(malformed, StandardCharsets.UTF_8), 0, 1, AT), r);
+        byte[] spaced = bytes(" " + good);
+        assertNull(RecordDecoder.fast(spaced, 0, 1, AT), "a leading space: the general way");
+        assertEquals(RecordDecoder.general("k", " " + good, 0, 1, AT), RecordDecoder.decode("k", spaced, 0, 1, AT));
     }
 
     private static JsonNode json(String value) {
