@@ -53,9 +53,9 @@ public class RawConsumer {
                     metrics.transaction(System.nanoTime() - stageStart[0], batch.getRecords().size());
                 })
                 // The batch is committed with its transitions in the outbox: publish them now rather than on the
-                // relay's next round, while the next batch is applied. A failure there is the relay's to retry; it
-                // never fails stored records.
-                .invoke(publisher::request)
+                // relay's next round, while the next batch is applied (after the previous batch's are out). A
+                // failure there is the relay's to retry; it never fails stored records.
+                .chain(publisher::handOver)
                 .chain(() -> Uni.createFrom().completionStage(batch::ack));
     }
 }

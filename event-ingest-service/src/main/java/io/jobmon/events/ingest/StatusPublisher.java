@@ -1,66 +1,76 @@
 package io.jobmon.events.ingest;
 
 import io.jobmon.contracts.outbox.Outbox;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import io.vertx.mutiny.sqlclient.Pool;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
- * Publishes committed transitions from the outbox right after their batch, without holding the next batch: a
- * request starts a drain of the outbox unless one is running, and a request made while one runs starts one more
- * when it ends (so the last batch's transitions are never left to the relay's next tick). At most one drain of
- * this consumer runs at a time; the outbox keeps each key's order and the relay sends whatever a failed drain left.
+ * Publishes each committed batch's transitions from the outbox while the consumer applies the next batch: the
+ * drain started after batch n runs alongside the decoding and the transaction of batch n+1, which waits for it
+ * only before starting its own. So the consumer no longer waits for a whole drain (claim, send, acknowledgements,
+ * delete) per batch, and the outbox never holds more than two batches' transitions: its claim, which grows with
+ * the rows waiting, stays short. A failed drain is the relay's to repeat; it never fails stored records.
  *
- * <p>Before, the consumer waited for the drain (claim, send, acknowledgements, delete) before taking the next
- * batch: on a busy machine that wait was most of a batch's time (benchmark, docs/event-ingest.md).
+ * <p>Called by one consumer, one batch after the other.
  */
 @ApplicationScoped
 public class StatusPublisher {
 
     private static final Logger LOG = Logger.getLogger(StatusPublisher.class);
 
+    /** Rows published (so deleted) from the outbox before it is vacuumed again. */
+    static final int VACUUM_AFTER = 2000;
+
     private final Outbox outbox;
     private final IngestMetrics metrics;
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean requested = new AtomicBoolean();
+    private final Pool pool;
+    private volatile CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
+    private final AtomicInteger sinceVacuum = new AtomicInteger();
+    private final AtomicBoolean vacuuming = new AtomicBoolean();
 
-    public StatusPublisher(Outbox outbox, IngestMetrics metrics) {
+    public StatusPublisher(Outbox outbox, IngestMetrics metrics, Pool pool) {
         this.outbox = outbox;
         this.metrics = metrics;
+        this.pool = pool;
     }
 
-    /** Asks for a drain: now, or right after the one running. */
-    public void request() {
-        requested.set(true);
-        if (running.compareAndSet(false, true)) {
-            drain();
-        }
+    /** Waits for the previous batch's drain, then starts one for what this batch committed (not awaited). */
+    public Uni<Void> handOver() {
+        return Uni.createFrom().completionStage(inFlight).invoke(() -> {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            inFlight = done;
+            long start = System.nanoTime();
+            outbox.drain().subscribe().with(n -> {
+                metrics.published(System.nanoTime() - start);
+                done.complete(null);
+                vacuumAfter(n);
+            }, e -> {
+                LOG.warnf("publishing transitions failed, the outbox relay will: %s", e);
+                done.complete(null);
+            });
+        }).replaceWithVoid();
     }
 
-    private void drain() {
-        requested.set(false);
-        long start = System.nanoTime();
-        outbox.drain().subscribe().with(n -> done(start), e -> {
-            LOG.warnf("publishing transitions failed, the outbox relay will: %s", e);
-            done(start);
-        });
-    }
-
-    private void done(long start) {
-        metrics.published(System.nanoTime() - start);
-        if (requested.get()) {
-            drain();
+    /**
+     * The outbox is a queue: every row is inserted, updated by its claim and deleted within a second. Autovacuum
+     * visits it once a minute at best; in between its dead rows pile up (tens of thousands at full speed) and the
+     * claim's plan walks them all for every row it claims: 8 to 26 s per claim in the benchmark, the consumer
+     * waiting. So the publisher vacuums it itself after every {@value #VACUUM_AFTER} rows published, one vacuum
+     * at a time, not waiting for it (it blocks no writer).
+     */
+    private void vacuumAfter(int published) {
+        if (sinceVacuum.addAndGet(published) < VACUUM_AFTER || !vacuuming.compareAndSet(false, true)) {
             return;
         }
-        running.set(false);
-        // A request between the check above and now found a drain running: start it here.
-        if (requested.get() && running.compareAndSet(false, true)) {
-            drain();
-        }
-    }
-
-    /** A drain is under way (tests). */
-    boolean busy() {
-        return running.get();
+        sinceVacuum.set(0);
+        pool.query("VACUUM (ANALYZE) outbox").execute().subscribe().with(rows -> vacuuming.set(false), e -> {
+            LOG.debugf("vacuuming the outbox failed (autovacuum will): %s", e);
+            vacuuming.set(false);
+        });
     }
 }
