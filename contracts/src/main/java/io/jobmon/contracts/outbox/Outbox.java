@@ -70,13 +70,17 @@ public class Outbox {
             + " VALUES ($1, $2, $3, $1 || '/' || $2) ON CONFLICT (replace_key) DO UPDATE"
             + " SET payload = EXCLUDED.payload, revision = outbox.revision + 1, created_at = now()";
     private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.outbox'))";
+    // The rows to claim are chosen once (an ARRAY subquery is evaluated once) and then updated by primary key. As
+    // a join (UPDATE ... FROM (SELECT ... LIMIT) s WHERE o.id = s.id), the planner, with the statistics of a table
+    // that is empty most of the time, nested the whole selection inside a loop over the table's rows: cubic in the
+    // rows waiting, 9 to 40 s per claim with a thousand rows (event-ingest's benchmark, docs/event-ingest.md).
     private static final String CLAIM = "UPDATE outbox o SET claimed_by = $1,"
             + " claimed_until = now() + make_interval(secs => $2)"
-            + " FROM (SELECT c.id FROM outbox c WHERE (c.claimed_until IS NULL OR c.claimed_until < now())"
+            + " WHERE o.id = ANY(ARRAY(SELECT c.id FROM outbox c WHERE (c.claimed_until IS NULL OR c.claimed_until < now())"
             + "   AND NOT EXISTS (SELECT 1 FROM outbox b WHERE b.topic = c.topic AND b.record_key = c.record_key"
             + "     AND b.id < c.id AND b.claimed_until >= now() AND b.claimed_by <> $1)"
-            + "   ORDER BY c.id LIMIT $3) s"
-            + " WHERE o.id = s.id RETURNING o.id, o.topic, o.record_key, o.payload, o.revision";
+            + "   ORDER BY c.id LIMIT $3))"
+            + " RETURNING o.id, o.topic, o.record_key, o.payload, o.revision";
     private static final String DELETE = "DELETE FROM outbox o USING unnest($1::bigint[], $2::int[]) AS a(id, rev)"
             + " WHERE o.id = a.id AND o.revision = a.rev";
     private static final String RELEASE = "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"

@@ -25,4 +25,8 @@ public interface EventsConfig {
      */
     @WithDefault("10000")
     int stateCacheJobs();
+
+    /** Where transitions are published: {@code jobmon.job.status} (another name only for a benchmark's own run). */
+    @WithDefault("jobmon.job.status")
+    String statusTopic();
 }

@@ -62,9 +62,14 @@ public class IngestService {
      */
     public Uni<Result> apply(String topic, List<RawRecord> records, Map<Integer, Long> lastOffsets) {
         Instant retentionStart = partitions.retentionStart();
-        List<Instant> days = records.stream().filter(r -> r.event() != null).map(r -> r.event().createdAt())
-                .filter(t -> !t.isBefore(retentionStart)).toList();
-        return partitions.ensureFor(days)
+        // One time per day of the batch's events (the partitions are per day).
+        Map<Long, Instant> days = new HashMap<>();
+        for (RawRecord r : records) {
+            if (r.event() != null && !r.event().createdAt().isBefore(retentionStart)) {
+                days.putIfAbsent(Math.floorDiv(r.event().createdAt().getEpochSecond(), 86_400L), r.event().createdAt());
+            }
+        }
+        return partitions.ensureFor(days.values())
                 .chain(() -> resolver.resolve(records))
                 .chain(resolved -> pool.withTransaction(conn -> applyIn(conn, topic, resolved, lastOffsets, retentionStart)))
                 .invoke(result -> cache.put(result.committed()));
@@ -72,7 +77,14 @@ public class IngestService {
 
     private Uni<Result> applyIn(SqlConnection conn, String topic, List<RawRecord> records, Map<Integer, Long> last,
             Instant retentionStart) {
-        return offsets.lock(conn, topic, last.keySet()).chain(next -> {
+        // The partitions' offsets first, then every job of the batch (a job of records already applied is locked
+        // for nothing), always in this order: two consumers never wait for each other in a circle.
+        Set<String> ids = new LinkedHashSet<>();
+        records.stream().filter(r -> r.jobId() != null).forEach(r -> ids.add(r.jobId()));
+        return offsets.lock(conn, topic, last.keySet()).chain(next -> jobs.lockVersions(conn, ids).map(v -> Map.entry(next, v)))
+                .chain(locked -> {
+            Map<Integer, Long> next = locked.getKey();
+            Map<String, Long> versions = locked.getValue();
             List<RawRecord> fresh = new ArrayList<>();
             for (RawRecord r : records) {
                 if (r.offset() >= next.getOrDefault(r.partition(), 0L)) {
@@ -80,11 +92,9 @@ public class IngestService {
                 }
             }
             int replayed = records.size() - fresh.size();
-            Set<String> ids = new LinkedHashSet<>();
-            fresh.stream().filter(r -> r.jobId() != null).forEach(r -> ids.add(r.jobId()));
             Map<Integer, Long> newNext = new HashMap<>();
             last.forEach((p, o) -> newNext.put(p, o + 1));
-            return jobs.lockVersions(conn, ids).chain(versions -> load(conn, versions).chain(state -> {
+            return load(conn, versions).chain(state -> {
                 EventQuota quota = new EventQuota(config.quotaFirstPerReason(), state.quota());
                 BatchWrites w = new BatchApplier(state.jobs(), quota, retentionStart).apply(fresh);
                 for (QuotaRow q : quota.rows().values()) {
@@ -92,11 +102,10 @@ public class IngestService {
                         state.jobs().get(q.jobId).markChanged(); // the quota is part of the job's version
                     }
                 }
-                return write(conn, w, state.jobs(), quota)
-                        .chain(() -> outbox.append(conn, w.transitions()))
-                        .chain(() -> offsets.save(conn, topic, newNext))
+                // Every write of the batch goes out at once, in this order, and is awaited together.
+                return Uni.combine().all().unis(write(conn, w, state.jobs(), quota, topic, newNext)).discardItems()
                         .map(x -> new Result(w, replayed, committed(state.jobs(), quota, versions)));
-            }));
+            });
         });
     }
 
@@ -121,11 +130,11 @@ public class IngestService {
         if (stale.isEmpty()) {
             return Uni.createFrom().item(new State(models, quota));
         }
-        return jobs.load(conn, stale).chain(loaded -> quotas.load(conn, stale).map(rows -> {
-            models.putAll(loaded);
-            quota.putAll(rows);
+        return Uni.combine().all().unis(jobs.load(conn, stale), quotas.load(conn, stale)).asTuple().map(both -> {
+            models.putAll(both.getItem1());
+            quota.putAll(both.getItem2());
             return new State(models, quota);
-        }));
+        });
     }
 
     /**
@@ -145,12 +154,16 @@ public class IngestService {
         return out;
     }
 
-    private Uni<Void> write(SqlConnection conn, BatchWrites w, Map<String, JobModel> loaded, EventQuota quota) {
-        return store.evict(conn, w.evictions())
-                .chain(() -> store.pods(conn, List.copyOf(w.pods().values())))
-                .chain(() -> store.events(conn, List.copyOf(w.events().values())))
-                .chain(() -> store.nodeEvents(conn, List.copyOf(w.nodeEvents().values())))
-                .chain(() -> quotas.save(conn, quota.rows().values()))
-                .chain(() -> jobs.save(conn, loaded.values()));
+    /** The batch's statements, each subscribed (so sent) in this order when the caller combines them. */
+    private List<Uni<Void>> write(SqlConnection conn, BatchWrites w, Map<String, JobModel> loaded, EventQuota quota,
+            String topic, Map<Integer, Long> next) {
+        return List.of(store.evict(conn, w.evictions()),
+                store.pods(conn, List.copyOf(w.pods().values())),
+                store.events(conn, List.copyOf(w.events().values())),
+                store.nodeEvents(conn, List.copyOf(w.nodeEvents().values())),
+                quotas.save(conn, quota.rows().values()),
+                jobs.save(conn, loaded.values()),
+                outbox.append(conn, w.transitions()),
+                offsets.save(conn, topic, next));
     }
 }

@@ -53,9 +53,11 @@ public class JobStateRepository {
      */
     public Uni<Map<String, Long>> lockVersions(SqlConnection conn, Collection<String> jobIds) {
         String[] ids = jobIds.stream().sorted().distinct().toArray(String[]::new);
-        return conn.preparedQuery(ENSURE).execute(Tuple.of(ids))
-                .chain(() -> conn.preparedQuery(LOCK).execute(Tuple.of((Object) ids)))
-                .map(rows -> {
+        // Both statements go out together (the connection pipelines them, in this order): one round trip.
+        return Uni.combine().all().unis(conn.preparedQuery(ENSURE).execute(Tuple.of(ids)),
+                conn.preparedQuery(LOCK).execute(Tuple.of((Object) ids))).asTuple()
+                .map(both -> {
+                    var rows = both.getItem2();
                     Map<String, Long> versions = new HashMap<>();
                     for (Row r : rows) {
                         versions.put(r.getString("job_id"), r.getLong("version"));
@@ -72,16 +74,16 @@ public class JobStateRepository {
         }
         String[] ids = jobIds.toArray(String[]::new);
         Map<String, Map<String, PodView>> pods = new HashMap<>();
-        return conn.preparedQuery(PODS).execute(Tuple.of((Object) ids))
-                .invoke(rows -> {
-                    for (Row r : rows) {
+        // Both statements go out together (pipelined on the connection): one round trip.
+        return Uni.combine().all().unis(conn.preparedQuery(PODS).execute(Tuple.of((Object) ids)),
+                conn.preparedQuery(ROWS).execute(Tuple.of((Object) ids))).asTuple()
+                .map(both -> {
+                    for (Row r : both.getItem1()) {
                         PodView p = StoredJson.read(r.getString("view"), PodView.class);
                         pods.computeIfAbsent(r.getString("job_id"), k -> new LinkedHashMap<>())
                                 .put(p.namespace() + "/" + p.name(), p);
                     }
-                })
-                .chain(() -> conn.preparedQuery(ROWS).execute(Tuple.of((Object) ids)))
-                .map(rows -> {
+                    var rows = both.getItem2();
                     for (Row r : rows) {
                         String id = r.getString("job_id");
                         String status = r.getString("status");

@@ -2,8 +2,8 @@ package io.jobmon.events.ingest;
 
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobStatusChanged;
-import io.jobmon.contracts.events.Topics;
 import io.jobmon.contracts.outbox.Outbox;
+import io.jobmon.events.config.EventsConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,9 +21,11 @@ public class StatusOutbox {
     static final String SOURCE = "/jobmon/event-ingest-service";
 
     private final Outbox outbox;
+    private final String topic;
 
-    public StatusOutbox(Outbox outbox) {
+    public StatusOutbox(Outbox outbox, EventsConfig config) {
         this.outbox = outbox;
+        this.topic = config.statusTopic();
     }
 
     public Uni<Void> append(SqlConnection conn, List<JobStatusChanged> transitions) {
@@ -33,6 +35,6 @@ public class StatusOutbox {
             keys.add(t.jobId());
             values.add(CloudEvents.encode(SOURCE, JobStatusChanged.TYPE, t.jobId(), t));
         }
-        return outbox.append(conn, Topics.JOB_STATUS, keys, values);
+        return outbox.append(conn, topic, keys, values);
     }
 }

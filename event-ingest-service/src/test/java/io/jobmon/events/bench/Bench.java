@@ -11,7 +11,12 @@ import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import io.jobmon.contracts.events.K8sRawObject;
+import io.jobmon.contracts.messaging.Envelopes;
+import io.jobmon.events.k8s.EventParser;
+import io.jobmon.events.k8s.PodParser;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -84,6 +89,42 @@ final class Bench {
                 seen += c.poll(Duration.ofMillis(200)).count();
             }
         }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /**
+     * The parsing floor: a plain consumer that reads the topic from the start and decodes every record with
+     * Jackson into the views the service keeps — the CloudEvent with its object as a tree, then {@link PodParser}
+     * or {@link EventParser} — and stores nothing. Fixed on purpose (not the service's own decoder), so it stays
+     * the same yardstick whatever the service does.
+     *
+     * @param cpu receives the consumer thread's CPU seconds
+     * @return seconds until {@code total} records were decoded
+     */
+    static double parsingFloor(String bootstrap, String topic, long total, double[] cpu) {
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        long seen = 0;
+        long pods = 0;
+        long events = 0;
+        try (KafkaConsumer<String, String> c = consumer(bootstrap, topic)) {
+            while (seen < total) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    K8sRawObject raw = Envelopes.K8S_RAW.data(r.key(), r.value());
+                    if ("Pod".equals(raw.kind())) {
+                        pods += PodParser.parse(raw.object(), "DELETED".equals(raw.watchType())).containers().size();
+                    } else {
+                        events += EventParser.parse(raw.object()).count();
+                    }
+                    seen++;
+                }
+            }
+        }
+        if (pods == 0 || events == 0) {
+            throw new IllegalStateException("nothing parsed");
+        }
+        cpu[0] = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
         return (System.nanoTime() - start) / 1e9;
     }
 

@@ -24,6 +24,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * <ol>
  * <li>Produces the records of {@code warmup/100} jobs, then of {@code records/100} jobs, to a fresh topic.</li>
  * <li>A plain Kafka consumer reads the measured records: the reference rate.</li>
+ * <li>The parsing floor: a plain consumer decodes every record with Jackson into the views the service keeps
+ * ({@code PodParser}, {@code EventParser}) and stores nothing ({@link Bench#parsingFloor}).</li>
  * <li>The service (a separate process, fresh consumer group) ingests the warm-up records (its JIT compiles what
  * a running service has long compiled), then the measured ones: records stored per second and status
  * transitions published per second, from the end of the warm-up (or its first applied batch) to its last.</li>
@@ -66,6 +68,10 @@ public final class IngestBenchmark {
                 warmJobs.size() + jobs.size(), (System.nanoTime() - t0) / 1e9);
         double plain = Bench.plainRead(bootstrap, raw, warm + total) * total / (warm + total);
         System.out.printf("plain consumer: %,d records in %.1f s = %,.0f records/s%n", total, plain, total / plain);
+        double[] floorCpu = new double[1];
+        double floor = Bench.parsingFloor(bootstrap, raw, warm + total, floorCpu) * total / (warm + total);
+        System.out.printf("parsing floor (read + decode into PodView/EventView): %,d records in %.1f s = %,.0f records/s,"
+                + " %.1f µs of its thread's CPU per record%n", total, floor, total / floor, floorCpu[0] * 1e6 / (warm + total));
 
         ServiceProcess service = new ServiceProcess("bench", bootstrap, pg.url(), pg.user(), pg.password(), raw, status,
                 "bench-" + run);
@@ -79,6 +85,7 @@ public final class IngestBenchmark {
                 Thread.sleep(20);
             }
             long start = System.nanoTime();
+            double cpu0 = service.cpuSeconds();
             long startStatuses = watch.count();
             if (warm == 0) {
                 started = before; // measured from the first batch applied, which counts
@@ -88,12 +95,17 @@ public final class IngestBenchmark {
                 Thread.sleep(50);
             }
             double secs = (System.nanoTime() - start) / 1e9;
+            double cpu = service.cpuSeconds() - cpu0;
             long measured = end - started;
             Thread.sleep(1000);
             long statuses = watch.count() - startStatuses;
-            System.out.printf("service%s: %,d records in %.1f s = %,.0f records/s (%.0f%% of plain); %,d transitions = %,.0f/s%n",
-                    warm > 0 ? " after " + warm + " warm-up records" : "", measured, secs, measured / secs,
+            System.out.printf("service%s: %,d records in %.1f s = %,.0f records/s (%.0f%% of the parsing floor, %.0f%% of"
+                    + " plain); %,d transitions = %,.0f/s%n", warm > 0 ? " after " + warm + " warm-up records" : "",
+                    measured, secs, measured / secs, 100 * (measured / secs) / (total / floor),
                     100 * (measured / secs) / (total / plain), statuses, statuses / secs);
+            System.out.printf("service CPU: %.1f µs per record (all its threads, GC and JIT included; %.2f cores busy)%n",
+                    cpu * 1e6 / measured, cpu / secs);
+            System.out.println("load: " + java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim());
             System.out.printf("store: %,d pods, %,d events, %,d jobs%n", Bench.scalar(db, "SELECT count(*) FROM pod_state"),
                     Bench.scalar(db, "SELECT count(*) FROM event"), Bench.scalar(db, "SELECT count(*) FROM job_state"));
 

@@ -49,7 +49,7 @@ final class ServiceProcess {
                 Map.entry("mp.messaging.incoming.k8s-raw.topic", rawTopic),
                 Map.entry("mp.messaging.incoming.k8s-raw.group.id", group),
                 Map.entry("mp.messaging.incoming.k8s-raw.dead-letter-queue.topic", rawTopic + ".dlq"),
-                Map.entry("mp.messaging.outgoing.job-status.topic", statusTopic),
+                Map.entry("jobmon.events.status-topic", statusTopic),
                 Map.entry("mp.messaging.incoming.job-changes.group.id", group + "-changes"),
                 Map.entry("quarkus.log.level", "WARN"));
         props.forEach((k, v) -> command.add("-D" + k + "=" + v));
@@ -90,6 +90,11 @@ final class ServiceProcess {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** CPU time of the service process so far (all its threads, GC and JIT included). */
+    double cpuSeconds() {
+        return process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
     }
 
     File log() {

@@ -30,6 +30,10 @@ class JobStateCacheTest {
             public int stateCacheJobs() {
                 return capacity;
             }
+
+            public String statusTopic() {
+                return "jobmon.job.status";
+            }
         });
     }
 
