@@ -39,8 +39,9 @@ public class ChunkQueries {
             + AFTER + ")) c ORDER BY min_time, id LIMIT $14";
     private static final String BACKWARD = "SELECT * FROM ((" + USER + COMMON + BEFORE + ") UNION ALL (" + SYSTEM + COMMON
             + BEFORE + ")) c ORDER BY max_time DESC, id DESC LIMIT $14";
-    private static final String USER_NODES = "SELECT DISTINCT node FROM chunk WHERE job_id = $1 AND kind = 'u' AND node <> ''"
-            + " AND ($2::text IS NULL OR pod = $2)";
+    private static final String USER_NODES = "SELECT node, min(min_time) AS first, max(max_time) AS last FROM chunk"
+            + " WHERE job_id = $1 AND kind = 'u' AND node <> ''"
+            + " AND ($2::text IS NULL OR pod = $2) GROUP BY node";
 
     private final Pool pool;
     private final ChunkStore store;
@@ -83,12 +84,22 @@ public class ChunkQueries {
         return store.get(refs).subscribeAsCompletionStage();
     }
 
-    /** The nodes the job's (or one pod's) user lines came from. */
-    public List<String> userNodes(String jobId, String pod) {
+    /** The nodes the job's (or one pod's) user lines came from, and when its first and last user lines were. */
+    public record UserLines(List<String> nodes, long first, long last) {
+    }
+
+    /** The nodes the job's (or one pod's) user lines came from, and the span of those lines (epoch nanoseconds). */
+    public UserLines userLines(String jobId, String pod) {
         return pool.preparedQuery(USER_NODES).execute(Tuple.of(jobId, pod)).map(rows -> {
             List<String> out = new ArrayList<>();
-            rows.forEach(r -> out.add(r.getString("node")));
-            return out;
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (Row r : rows) {
+                out.add(r.getString("node"));
+                first = Math.min(first, r.getLong("first"));
+                last = Math.max(last, r.getLong("last"));
+            }
+            return new UserLines(out, first, last);
         }).await().atMost(WAIT);
     }
 

@@ -76,13 +76,21 @@ public class JobLogs {
             if (pod == null && job.info() != null) {
                 n.addAll(job.info().nodes());
             }
-            n.addAll(queries.userNodes(job.id(), pod));
+            ChunkQueries.UserLines lines = queries.userLines(job.id(), pod);
+            n.addAll(lines.nodes());
             nodes = List.copyOf(n);
             JobInfo i = job.info();
             if (i != null) {
                 Instant start = i.submittedAt() != null ? i.submittedAt() : i.startedAt();
                 from = start == null ? Long.MIN_VALUE : Times.nanos(start.minus(SYSTEM_BEFORE_START));
                 to = i.finishedAt() == null ? Long.MAX_VALUE : Times.nanos(i.finishedAt().plus(SYSTEM_AFTER_END));
+                // The job's own lines tell when it ran by its nodes' clocks, which need not agree with jobmon's (and a
+                // replayed bundle's lines come from before its submission): the window also covers them.
+                long margin = Times.nanos(Instant.EPOCH.plus(SYSTEM_BEFORE_START));
+                if (!lines.nodes().isEmpty()) {
+                    from = Math.min(from, lines.first() - margin);
+                    to = to == Long.MAX_VALUE ? to : Math.max(to, lines.last() + Times.nanos(Instant.EPOCH.plus(SYSTEM_AFTER_END)));
+                }
             }
         }
         boolean sys = system && !nodes.isEmpty();

@@ -21,17 +21,27 @@ public class Holdings {
     public record Held(String node, String gpu, String index, String uuid, String pciBusId, String device,
             String model, String namespace, String pod, long fromMs, Long toMs) {
 
-        /** The holding as a half-open range [from, to + 1) (its last sample included), cut to [fromMs, toMs). */
+        /**
+         * The holding as a half-open range [from, to + {@link #AFTER_LAST}] (its last labelled sample included, and
+         * what the GPU reported right after it), cut to [fromMs, toMs).
+         */
         long[] range(long fromMs, long toMs) {
             long f = Math.max(fromMs, this.fromMs);
-            long t = this.toMs == null ? toMs : Math.min(toMs, this.toMs + 1);
+            long t = this.toMs == null ? toMs : Math.min(toMs, this.toMs + 1 + AFTER_LAST);
             return t > f ? new long[] {f, t} : null;
         }
 
         boolean covers(long ms) {
-            return ms >= fromMs && (toMs == null || ms <= toMs);
+            return ms >= fromMs && (toMs == null || ms <= toMs + AFTER_LAST);
         }
     }
+
+    /**
+     * A GPU that fails stops reporting for its pod at once (fallen off the bus: dcgm-exporter's pod mapping loses it),
+     * and its Xid and ECC samples come a scrape or two after the holder's last labelled one: they are still the
+     * holder's. The device plugin marks such a GPU unhealthy, so no other pod gets it that soon.
+     */
+    static final long AFTER_LAST = 60_000;
 
     private static final String OF_JOB = "SELECT h.node, h.gpu, h.uuid, h.pci_bus_id, h.device, h.model, h.namespace,"
             + " h.pod, h.from_ms, h.to_ms FROM job_info j JOIN gpu_holding h ON h.pod = ANY(j.pods)"
