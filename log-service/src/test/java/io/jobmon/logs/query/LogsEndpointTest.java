@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jobmon.contracts.events.Topics;
 import io.jobmon.logs.Fixtures;
+import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.logs.intake.Shippers;
 import io.jobmon.testsupport.KafkaTestClient;
 import io.jobmon.testsupport.KafkaTestResource;
@@ -174,6 +175,26 @@ class LogsEndpointTest {
         get(Tokens.alice(), job + "/logs?q=HF_TOKEN").statusCode(200)
                 .body("items[0].line", equalTo("export HF_TOKEN=****")).body("items[0].masked", equalTo(true));
         get(Tokens.alice(), job + "/logs?q=hf_secret_value").statusCode(200).body("items", hasSize(0));
+    }
+
+    /**
+     * The job's own lines say when it ran by its nodes' clocks: a node clock behind jobmon's (or a replayed bundle)
+     * puts them before the job's submission, and the system lines of that time that are the job's still show.
+     */
+    @Test
+    void systemLinesOfTheTimeOfTheJobsOwnLinesShowEvenBeforeItsSubmission() {
+        String late = Fixtures.newJob();
+        JobSnapshot s = Fixtures.job(late, "PRIVATE", List.of(), List.of(late + "-w0"), 1);
+        Fixtures.publish(new JobSnapshot(s.jobId(), s.tenant(), s.owner(), s.project(), s.visibility(), s.shares(),
+                s.name(), s.cluster(), s.region(), s.queue(), s.status(), null, s.gpuType(), s.gpuCount(), s.pods(),
+                s.nodes(), false, false, 0, 0, Instant.parse("2026-07-13T12:00:00Z"), null, null, 1, false,
+                s.namespace(), null, List.of()));
+        Fixtures.sendAll(List.of(Fixtures.fluentBit(late, late + "-w0", "trainer", Instant.parse("2026-07-13T10:14:00Z"),
+                "step 1 loss=1.0"), Shippers.record("fluent-bit-systemd-kubelet").replace("llama-sft-worker-0", late + "-w0")));
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> lines(Tokens.alice(), late, "type",
+                "system").size() == 1);
+        get(Tokens.alice(), late + "/logs?type=system").statusCode(200).body("items[0].source", equalTo("kubelet"))
+                .body("items[0].attribution.reason", equalTo("pod"));
     }
 
     @Test
