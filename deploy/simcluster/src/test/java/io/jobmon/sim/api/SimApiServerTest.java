@@ -89,9 +89,10 @@ class SimApiServerTest {
 
     @Test
     void aDeletionCarriesItsOwnNewResourceVersionAsARealApiServerDoes() throws Exception {
-        Pod created = client.pods().inNamespace(NS).resource(pod("p-1", "job-1")).create();
         BlockingQueue<String> seen = new LinkedBlockingQueue<>();
         try (Watch w = client.pods().inNamespace(NS).withLabel(JOB_LABEL).watch(recorder(seen))) {
+            // created once the watch is open: its ADDED comes live (the initial state is another test's)
+            Pod created = client.pods().inNamespace(NS).resource(pod("p-1", "job-1")).create();
             assertEquals("ADDED p-1 rv=" + created.getMetadata().getResourceVersion(), take(seen));
             client.pods().inNamespace(NS).withName("p-1").delete();
             String deleted = take(seen);
