@@ -22,10 +22,19 @@ import java.util.regex.Pattern;
  */
 public final class NodeLines {
 
+    /** A cgroup path's pod level: {@code pod} and the UID written with dashes (cgroupfs) or underscores (systemd). */
     private static final Pattern POD_UID = Pattern.compile(
-            "kubepods[/.-](?:[a-z]+[/.-])*?pod([0-9a-fA-F]{8}[-_][0-9a-fA-F]{4}[-_][0-9a-fA-F]{4}[-_][0-9a-fA-F]{4}[-_][0-9a-fA-F]{12})");
-    private static final Pattern CONTAINER = Pattern.compile(
-            "(?:pod[0-9a-fA-F_-]{36}(?:\\.slice)?/(?:(?:cri-containerd|docker|crio)-)?|(?:cri-containerd|docker|crio)-)([0-9a-f]{64})");
+            "pod([0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12})(?![0-9a-f])");
+    /** A container's runtime id at the end of a path level. */
+    private static final Pattern CONTAINER = Pattern.compile("(?<![0-9a-f])([0-9a-f]{64})(?![0-9a-f])");
+    /**
+     * The paths an OOM report names, most specific first: {@code task_memcg=} of the one-line summary (kernel ≥ 4.19,
+     * mm/oom_kill.c {@code dump_oom_summary}), the cgroup v1 era's {@code Task in … killed as a result of limit of …}
+     * and {@code Memory cgroup stats for …:} (mm/memcontrol.c), then {@code oom_memcg=}.
+     */
+    private static final Pattern[] PATHS = {Pattern.compile("task_memcg=([^,\\s]+)"),
+            Pattern.compile("Task in (\\S+) killed as a result of limit of"),
+            Pattern.compile("Memory cgroup stats for (\\S+?):?(?:\\s|$)"), Pattern.compile("oom_memcg=([^,\\s]+)")};
     private static final Pattern PCI = Pattern.compile(
             "(?<![0-9A-Fa-f:])(?:PCI:)?([0-9A-Fa-f]{4,8}):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})(?:\\.[0-7])?(?![0-9A-Fa-f])");
     private static final Pattern UUID = Pattern.compile(
@@ -36,22 +45,52 @@ public final class NodeLines {
     private NodeLines() {
     }
 
-    /** The pod UID a kubepods cgroup path in the line names (dashed, lower case), or null. */
-    public static String podUid(String line) {
-        if (line == null || !line.contains("kubepods")) {
-            return null;
-        }
-        Matcher m = POD_UID.matcher(line);
-        return m.find() ? m.group(1).replace('_', '-').toLowerCase(Locale.ROOT) : null;
+    /** The pod (UID, dashed, lower case) and container (runtime id) a cgroup path names; either may be null. */
+    public record Owner(String podUid, String containerId) {
     }
 
-    /** The 64-hex container id a cgroup path in the line names, or null. */
-    public static String containerId(String line) {
+    /** Whether the line names a memory cgroup path of an OOM report (any of the forms above). */
+    public static boolean namesCgroup(String line) {
+        return line != null && (line.contains("task_memcg=") || line.contains("Task in /")
+                || line.contains("Memory cgroup stats for /") || line.contains("oom_memcg="));
+    }
+
+    /** The owner named by the line's most specific cgroup path; null when it names none. */
+    public static Owner cgroupOwner(String line) {
         if (line == null) {
             return null;
         }
-        Matcher m = CONTAINER.matcher(line);
-        return m.find() ? m.group(1) : null;
+        for (Pattern p : PATHS) {
+            Matcher m = p.matcher(line);
+            if (m.find()) {
+                return ofPath(m.group(1));
+            }
+        }
+        return null;
+    }
+
+    /** The pod and container of one cgroup path (two nulls: a path of no pod, e.g. a system unit). */
+    static Owner ofPath(String path) {
+        Matcher pod = POD_UID.matcher(path);
+        String uid = pod.find() ? pod.group(1).replace('_', '-').toLowerCase(Locale.ROOT) : null;
+        String cid = null;
+        Matcher c = CONTAINER.matcher(path);
+        while (c.find()) {
+            cid = c.group(1);
+        }
+        return new Owner(uid, cid);
+    }
+
+    /** The pod UID the line's cgroup path names, or null. */
+    public static String podUid(String line) {
+        Owner o = cgroupOwner(line);
+        return o == null ? null : o.podUid();
+    }
+
+    /** The 64-hex container id the line's cgroup path names, or null. */
+    public static String containerId(String line) {
+        Owner o = cgroupOwner(line);
+        return o == null ? null : o.containerId();
     }
 
     /** A container id as the kubelet reports it ({@code containerd://78ed…}) without its runtime prefix. */
@@ -106,6 +145,7 @@ public final class NodeLines {
 
     /** Whether the line is a memory-cgroup OOM kill (a container hit its own limit), not a node-wide one. */
     public static boolean memcgKill(String line) {
-        return line != null && (line.contains("constraint=CONSTRAINT_MEMCG") || line.contains("Memory cgroup out of memory"));
+        return line != null && (line.contains("constraint=CONSTRAINT_MEMCG")
+                || line.contains("Memory cgroup out of memory"));
     }
 }

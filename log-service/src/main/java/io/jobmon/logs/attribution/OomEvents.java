@@ -1,5 +1,6 @@
 package io.jobmon.logs.attribution;
 
+import io.jobmon.contracts.attribution.NodeLines;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.regex.Pattern;
  * The kernel OOM-killer events of a node, found in its kernel lines: one event is the block the kernel prints under
  * its oom lock ({@code <comm> invoked oom-killer: …}, the stack, {@code memory: usage …}, the task table, the memory
  * cgroup line, {@code Memory cgroup out of memory: Killed process <pid> (<comm>) …}) and {@code oom_reaper: reaped
- * process <pid> …} a little later. The event belongs to the pod its cgroup line names ({@link Cgroups}); its other
+ * process <pid> …} a little later. The event belongs to the pod its cgroup line names ({@link NodeLines#cgroupOwner}); its other
  * lines go with it: those in its window on the node, and those naming its pid.
  */
 public final class OomEvents {
@@ -25,7 +26,7 @@ public final class OomEvents {
     static final Pattern KILL = Pattern.compile("(?:Killed process|Kill process|reaped process) (\\d+) \\(");
 
     /** One event: {@code [start, end]} on {@code node}; its owner from the cgroup line (null fields: none seen). */
-    public record Event(String node, long start, long end, int pid, Cgroups.Owner owner) {
+    public record Event(String node, long start, long end, int pid, NodeLines.Owner owner) {
     }
 
     private final Map<String, List<Event>> byNode = new HashMap<>();
@@ -51,10 +52,10 @@ public final class OomEvents {
         for (Line l : lines) {
             if (l.text().contains(" invoked oom-killer:")) {
                 starts.computeIfAbsent(l.node(), k -> new ArrayList<>()).add(new long[] {l.time()});
-            } else if (Cgroups.namesPath(l.text())) {
+            } else if (NodeLines.namesCgroup(l.text())) {
                 Matcher pid = PID.matcher(l.text());
                 int p = l.text().startsWith("oom-kill:") && pid.find() ? Integer.parseInt(pid.group(1)) : -1;
-                owners.computeIfAbsent(l.node(), k -> new ArrayList<>()).add(new Object[] {l.time(), Cgroups.owner(l.text()), p,
+                owners.computeIfAbsent(l.node(), k -> new ArrayList<>()).add(new Object[] {l.time(), NodeLines.cgroupOwner(l.text()), p,
                         rank(l.text())});
             }
         }
@@ -72,7 +73,7 @@ public final class OomEvents {
             for (int i = 0; i < s.size(); i++) {
                 long start = s.get(i)[0];
                 long end = Math.min(start + WINDOW, i + 1 < s.size() ? s.get(i + 1)[0] - 1 : Long.MAX_VALUE);
-                Cgroups.Owner owner = null;
+                NodeLines.Owner owner = null;
                 int ownerRank = Integer.MAX_VALUE;
                 int pid = -1;
                 for (Object[] o : owners.getOrDefault(node, List.of())) {
@@ -81,7 +82,7 @@ public final class OomEvents {
                         continue;
                     }
                     if ((int) o[3] < ownerRank) {
-                        owner = (Cgroups.Owner) o[1];
+                        owner = (NodeLines.Owner) o[1];
                         ownerRank = (int) o[3];
                     }
                     if ((int) o[2] >= 0) {

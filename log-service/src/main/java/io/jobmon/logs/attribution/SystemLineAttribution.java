@@ -1,5 +1,6 @@
 package io.jobmon.logs.attribution;
 
+import io.jobmon.contracts.attribution.NodeLines;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -57,8 +58,8 @@ public final class SystemLineAttribution {
     /** Why the line is the job's, or null when it is not. */
     public Attribution attribute(String node, String source, long time, String text) {
         // 1. a memory cgroup path
-        if (Cgroups.namesPath(text)) {
-            Cgroups.Owner o = Cgroups.owner(text);
+        if (NodeLines.namesCgroup(text)) {
+            NodeLines.Owner o = NodeLines.cgroupOwner(text);
             if (o != null) {
                 return owned(o);
             }
@@ -152,7 +153,7 @@ public final class SystemLineAttribution {
         return null;
     }
 
-    private Attribution owned(Cgroups.Owner o) {
+    private Attribution owned(NodeLines.Owner o) {
         String pod = o.podUid() == null ? null : podOfUid.get(o.podUid());
         if (pod == null && o.containerId() != null) {
             pod = podOfContainer.get(o.containerId());
