@@ -231,6 +231,27 @@ class OutboxTest {
     }
 
     @Test
+    void recordsAppendedOwnedArePublishedByTheirWriterAloneAndWhatItCouldNotSendIsReleased() {
+        List<String> sent = new CopyOnWriteArrayList<>();
+        Outbox writer = outbox(10, recording(sent, e -> !"k2".equals(e.key()), Duration.ZERO));
+        List<OutboxEntry> owned = pool.withTransaction(tx -> writer.appendOwned(tx, "t", List.of("k1", "k2", "k1"),
+                List.of("a", "b", "c"))).await().indefinitely();
+        assertEquals(List.of("k1:a", "k2:b", "k1:c"), owned.stream().map(e -> e.key() + ":" + e.payload()).toList(),
+                "the entries pair each record with its row, in the order given");
+        List<String> other = new CopyOnWriteArrayList<>();
+        assertEquals(0, outbox(10, recording(other, e -> true, Duration.ZERO)).relay().await().indefinitely(),
+                "another instance's relay leaves rows its writer claimed");
+        assertEquals(List.of(), other);
+        assertEquals(2, writer.publish(owned).await().indefinitely());
+        assertEquals(List.of("k1:a", "k2:b", "k1:c"), sent);
+        assertEquals(1, rows(), "k2:b was not acknowledged: it stays");
+        sent.clear();
+        outbox(10, recording(other, e -> true, Duration.ZERO)).relay().await().indefinitely();
+        assertEquals(List.of("k2:b"), other, "released to the relay, which sends it");
+        assertEquals(0, rows());
+    }
+
+    @Test
     void aRecordReplacedWhileInFlightIsSentAgainWithItsNewContent() {
         Outbox writer = outbox(10, null);
         pool.withTransaction(tx -> writer.replace(tx, "t", "job-1", "v1")).await().indefinitely();
