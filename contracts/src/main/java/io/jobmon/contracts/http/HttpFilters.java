@@ -112,8 +112,9 @@ public class HttpFilters {
     private static boolean needsTokenButHasNone(RoutingContext rc) {
         // The path as the router and the security policy match it (percent-encoded letters decoded: /%61pi is /api).
         String path = rc.normalizedPath();
-        if (path == null || !path.startsWith("/api/") || rc.request().method() == HttpMethod.OPTIONS) {
-            return false;
+        if (path == null || !path.startsWith("/api/") || rc.request().method() == HttpMethod.OPTIONS
+                || StreamTickets.isTicketFollow(rc)) {
+            return false; // a stream ticket stands for the token on exactly one request form (StreamTickets)
         }
         String auth = rc.request().getHeader("Authorization");
         return auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7);
