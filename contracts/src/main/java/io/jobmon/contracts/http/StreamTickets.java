@@ -22,6 +22,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class StreamTickets implements HttpSecurityPolicy {
 
+    /** Config key: whether this server takes the ticket form at all (the gateway and log-service do). */
+    public static final String ENABLED = "jobmon.http.stream-ticket.enabled";
     /** The query parameter that carries the ticket. */
     public static final String PARAM = "ticket";
     private static final Pattern FOLLOW = Pattern.compile("/api/v1/jobs/[^/]+/logs/stream");
