@@ -1,5 +1,7 @@
 package io.jobmon.logs;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import io.jobmon.testsupport.LayerRules;
 import org.junit.jupiter.api.Test;
 
@@ -9,5 +11,13 @@ class LayersTest {
     @Test
     void layersGoOneWay() {
         LayerRules.checkLayers("io.jobmon.logs");
+    }
+
+    /** The store (chunk) is below the intake that fills it: the intake uses the store, never the other way. */
+    @Test
+    void theStoreDoesNotDependOnTheIntake() {
+        noClasses().that().resideInAPackage("io.jobmon.logs.chunk..")
+                .should().dependOnClassesThat().resideInAPackage("io.jobmon.logs.intake..")
+                .check(LayerRules.mainClasses("io.jobmon.logs"));
     }
 }
