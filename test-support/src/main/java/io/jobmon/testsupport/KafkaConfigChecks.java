@@ -42,12 +42,6 @@ public abstract class KafkaConfigChecks {
     @Test
     void theJobChangesChannelIsTheSharedOneWithTheServicesGroup() {
         Config config = ConfigProvider.getConfig();
-        Map<String, String> actual = new LinkedHashMap<>();
-        for (String name : config.getPropertyNames()) {
-            if (name.startsWith(CHANNEL)) {
-                actual.put(name.substring(CHANNEL.length()), config.getValue(name, String.class));
-            }
-        }
         Map<String, String> expected = new LinkedHashMap<>();
         expected.put("connector", "smallrye-kafka");
         expected.put("topic", "jobmon.job.changes");
@@ -62,6 +56,11 @@ public abstract class KafkaConfigChecks {
             expected.put("group.id", jobChangesGroup);
         } else {
             expected.put("enabled", "false");
+        }
+        // Quarkus adds defaults of its own to a channel (graceful-shutdown in tests): only these keys are compared.
+        Map<String, String> actual = new LinkedHashMap<>();
+        for (String key : expected.keySet()) {
+            config.getOptionalValue(CHANNEL + key, String.class).ifPresent(v -> actual.put(key, v));
         }
         assertEquals(new TreeMap<>(expected), new TreeMap<>(actual));
     }

@@ -4,20 +4,9 @@
  * access rule is applied without calling job-service.
  *
  * <h2>Table</h2>
- * Each service has this table in its own schema, created by contracts' Flyway migration
- * {@code db/shared/job-access/V0_1__job_access.sql}, which the service loads ({@code quarkus.flyway.locations}, ADR 0014):
- * <pre>
- * CREATE TABLE job_access (
- *     job_id      TEXT PRIMARY KEY,
- *     tenant      TEXT NOT NULL,
- *     owner       TEXT NOT NULL,
- *     project     TEXT,
- *     visibility  TEXT NOT NULL DEFAULT 'PRIVATE',
- *     shares      TEXT[] NOT NULL DEFAULT '{}',
- *     version     BIGINT NOT NULL,
- *     deleted     BOOLEAN NOT NULL DEFAULT FALSE
- * );
- * </pre>
+ * Each service has this table (job → tenant, owner, project, visibility, shares, version, deleted) in its own schema,
+ * created by contracts' Flyway migration {@code db/shared/job-access/V0_1__job_access.sql}, which the service loads
+ * ({@code quarkus.flyway.locations}, ADR 0014).
  * Like all of a service's SQL, the store names the table unqualified: the service's reactive connections have
  * {@code search_path} set to its schema ({@code quarkus.datasource.reactive.additional-properties.search_path}).
  *
