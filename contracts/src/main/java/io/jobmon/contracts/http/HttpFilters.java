@@ -5,7 +5,6 @@ import io.jobmon.contracts.i18n.Locales;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.DependencyFailures;
 import io.jobmon.contracts.problem.Problem;
-import io.jobmon.contracts.problem.ProblemMappers;
 import org.jboss.logging.Logger;
 import io.jobmon.contracts.events.CloudEvents;
 import io.quarkus.security.AuthenticationException;
@@ -173,7 +172,7 @@ public class HttpFilters {
         RouteTags.unlessRouted(rc);
         I18n i18n = I18n.current();
         Locale locale = i18n.locale(rc.request().getHeader(I18n.ACCEPT_LANGUAGE));
-        Problem body = i18n.localize(problem, locale).withInstance(rc.request().path(), rc.get(RequestIds.MDC_KEY));
+        Problem body = problem.localize(i18n, locale).withInstance(rc.request().path(), rc.get(RequestIds.MDC_KEY));
         if (body.status() == 401) {
             rc.response().putHeader("WWW-Authenticate", "Bearer");
         }

@@ -42,22 +42,10 @@ import org.jboss.logging.Logger;
  * An instance that dies after claiming leaves its rows to whoever claims after {@code claim-ttl}. Consumers see
  * a record at least once, so they apply it idempotently.
  *
- * <p>The table, created by each service's own migration (SQL names it unqualified; {@code search_path} is the
- * service's schema):
- * <pre>
- * CREATE TABLE outbox (
- *     id            BIGSERIAL PRIMARY KEY,
- *     topic         TEXT NOT NULL,
- *     record_key    TEXT NOT NULL,
- *     payload       TEXT,                  -- null: a tombstone
- *     replace_key   TEXT UNIQUE,           -- set by replace(): a newer record of the key replaces an unsent one
- *     revision      INT NOT NULL DEFAULT 0,
- *     created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
- *     claimed_by    TEXT,
- *     claimed_until TIMESTAMPTZ
- * );
- * CREATE INDEX outbox_topic_key ON outbox (topic, record_key, id);
- * </pre>
+ * <p>The table: contracts' migration {@code db/shared/outbox/V0_3__outbox.sql}, which each publishing service loads
+ * ({@code quarkus.flyway.locations}, ADR 0014). {@code payload} null is a tombstone; {@code replace_key}, set by
+ * replace(), lets a newer record of the key replace an unsent one. SQL names it unqualified ({@code search_path} is
+ * the service's schema).
  */
 @ApplicationScoped
 public class Outbox {
