@@ -174,7 +174,6 @@ final class BehaviourRules {
     }
 
     static String host(String gpu) {
-        int slash = gpu.lastIndexOf('/');
-        return slash > 0 ? gpu.substring(0, slash) : gpu;
+        return MetricLabels.host(gpu);
     }
 }

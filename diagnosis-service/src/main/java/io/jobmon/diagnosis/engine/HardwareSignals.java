@@ -97,7 +97,6 @@ final class HardwareSignals {
     }
 
     private static String hostOf(String gpu) {
-        int slash = gpu.lastIndexOf('/');
-        return slash > 0 ? gpu.substring(0, slash) : gpu;
+        return MetricLabels.host(gpu);
     }
 }

@@ -52,6 +52,12 @@ final class MetricLabels {
         return host == null ? new Localized("a GPU", "GPU") : new Localized("a GPU of " + host, host + " 上的 GPU");
     }
 
+    /** The node of a GPU key ({@code node/gpu}, or a node alone), or null when the labels do not say. */
+    static String host(String key) {
+        int slash = key.lastIndexOf('/');
+        return known(slash > 0 ? key.substring(0, slash) : key);
+    }
+
     private static String known(String part) {
         return part == null || part.isBlank() || part.equals("null") || part.equals("?") ? null : part;
     }
