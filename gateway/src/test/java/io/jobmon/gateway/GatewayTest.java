@@ -106,7 +106,7 @@ class GatewayTest {
                 .body("detail", containsString("diagnosis"));
         ZhCnText.assertChinese(given().auth().oauth2(Tokens.user("down").get()).header("Accept-Language", "zh-CN")
                 .get("/api/v1/jobs/j-1/diagnoses").then().statusCode(503)
-                .body("title", equalTo("服务暂不可用")).body("detail", equalTo("diagnosis 暂不可用"))
+                .body("title", equalTo("服务暂不可用")).body("detail", equalTo("诊断服务暂不可用"))
                 .extract().asString());
     }
 
