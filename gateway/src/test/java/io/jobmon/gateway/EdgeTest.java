@@ -84,7 +84,8 @@ class EdgeTest {
             given().auth().oauth2(token).contentType("application/json").body("{}").post("/api/v1/jobs/j-1/stop").then()
                     .statusCode(403).contentType("application/problem+json").header("X-Jobmon-Service", "gateway");
         }
-        ZhCnText.assertChinese(given().auth().oauth2(userAndService).header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-1").then()
+        ZhCnText.assertChinese(given().auth().oauth2(userAndService)
+                .header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-1").then()
                 .statusCode(403).body("detail", containsString("服务身份"))
                 .extract().asString());
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/j-1").then().statusCode(200);
@@ -164,7 +165,8 @@ class EdgeTest {
                 .contentType("application/problem+json").body("status", equalTo(414));
         given().auth().oauth2(Tokens.alice()).header("X-Big", "b".repeat(20 * 1024)).get("/api/v1/jobs").then()
                 .statusCode(431).contentType("application/problem+json").body("status", equalTo(431));
-        ZhCnText.assertChinese(given().header("X-Big", "b".repeat(20 * 1024)).header("Accept-Language", "zh-CN").get("/api/v1/me").then()
+        ZhCnText.assertChinese(given().header("X-Big", "b".repeat(20 * 1024))
+                .header("Accept-Language", "zh-CN").get("/api/v1/me").then()
                 .statusCode(431).contentType("application/problem+json").body("detail", containsString("请求头"))
                 .extract().asString());
     }

@@ -37,7 +37,8 @@ public final class ZhCnText {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|『[^』]*』|`[^`]*`");
-    private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_.\\-/:@=+#*~%\\[\\]]*[A-Za-z][A-Za-z0-9_.\\-/:@=+#*~%\\[\\]]*");
+    private static final String WORD_CHARS = "[A-Za-z0-9_.\\-/:@=+#*~%\\[\\]]*";
+    private static final Pattern TOKEN = Pattern.compile(WORD_CHARS + "[A-Za-z]" + WORD_CHARS);
     private static final Pattern IDENTIFIER = Pattern.compile(".*([0-9_/:@=+#*~]|[A-Za-z][.\\-\\[][A-Za-z0-9]).*");
     private static final Pattern UPPER = Pattern.compile("[A-Z]+");
     private static final Pattern INNER_CAPITAL = Pattern.compile(".[a-z]*[A-Z].*");
@@ -48,7 +49,9 @@ public final class ZhCnText {
      */
     public static final Set<String> ALLOWED = Set.of("Xid", "PCIe", "NVLink", "InfiniBand", "Ascend", "Kubernetes",
             "Kafka", "PostgreSQL", "Prometheus", "jobmon", "kubelet", "tqdm", "dcgm", "exporter", "cgroup", "errno",
-            "cuDNN", "cuBLAS", "Python", "PyTorch", "TensorFlow", "DeepSpeed", "Megatron", "Fluent", "Bit", "python", "pip", "conda", "torch", "torchrun", "jax", "jaxlib", "numpy", "Pod",
+            "cuDNN", "cuBLAS", "Python", "PyTorch", "TensorFlow", "DeepSpeed", "Megatron", "Fluent", "Bit",
+            "python", "pip", "conda", "torch", "torchrun",
+            "jax", "jaxlib", "numpy", "Pod",
             "Secret", "ConfigMap", "PersistentVolumeClaim", "Job", "Node", "Normal", "Warning", "Bearer", "Debug",
             "snappy", "shell", "true", "false", "asc", "desc", "cursor", "tail", "limit", "from", "to", "Gi", "Mi");
     /** Units: time, size, power, frequency. */

@@ -54,7 +54,8 @@ final class BundleParser {
             return Set.of();
         }
         if (!n.isArray()) {
-            throw new BundleValidationException("missingSources", "json.expected.array", "must be an array of source names");
+            throw new BundleValidationException("missingSources", "json.expected.array",
+                    "must be an array of source names");
         }
         Set<String> out = new LinkedHashSet<>();
         for (int i = 0; i < n.size(); i++) {
@@ -126,7 +127,8 @@ final class BundleParser {
                     continue;
                 }
                 if (!e.getValue().isValueNode()) {
-                    throw new BundleValidationException(path + ".labels." + e.getKey(), "json.expected.string", "must be a string");
+                    throw new BundleValidationException(path + ".labels." + e.getKey(), "json.expected.string",
+                            "must be a string");
                 }
                 labels.put(e.getKey(), e.getValue().asText());
             }
@@ -135,7 +137,8 @@ final class BundleParser {
         JsonNode ss = n.get("samples");
         if (ss != null && !ss.isNull()) {
             if (!ss.isArray()) {
-                throw new BundleValidationException(path + ".samples", "bundle.samples", "must be an array of [time, value] pairs");
+                throw new BundleValidationException(path + ".samples", "bundle.samples",
+                        "must be an array of [time, value] pairs");
             }
             for (int i = 0; i < ss.size(); i++) {
                 samples.add(sample(ss.get(i), path + ".samples[" + i + "]"));
@@ -158,7 +161,8 @@ final class BundleParser {
             time = null;
         }
         if (time == null) {
-            throw new BundleValidationException(path, "bundle.sample-time", "the sample time must be an RFC 3339 string");
+            throw new BundleValidationException(path, "bundle.sample-time",
+                    "the sample time must be an RFC 3339 string");
         }
         JsonNode v = s.get(1);
         double value;

@@ -148,7 +148,8 @@ public final class EngineJson {
         }
         Instant t = parseInstant(s);
         if (t == null) {
-            throw new BundleValidationException(path, "json.expected.time", "must be an RFC 3339 time, got '" + s + "'");
+            throw new BundleValidationException(path, "json.expected.time",
+                    "must be an RFC 3339 time, got '" + s + "'");
         }
         return t;
     }

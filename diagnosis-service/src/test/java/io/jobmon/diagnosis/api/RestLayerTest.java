@@ -36,11 +36,13 @@ class RestLayerTest {
 
     @Test
     void problemsReadInChineseAndAnUnknownJobReadsAsInEveryService() {
-        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-none/diagnoses")
+        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice())
+                .header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-none/diagnoses")
                 .then().statusCode(404).body("title", equalTo("未找到")).body("detail", equalTo("作业 j-none 不存在"))
                 .body("type", equalTo("https://jobmon.io/problems/not-found"))
                 .extract().asString());
-        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").contentType("text/plain; charset=UTF-8").body("x")
+        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice())
+                .header("Accept-Language", "zh-CN").contentType("text/plain; charset=UTF-8").body("x")
                 .post("/api/v1/diagnoses/analyze").then().statusCode(415)
                 .body("detail", equalTo("请以 application/json 发送证据包"))
                 .extract().asString());

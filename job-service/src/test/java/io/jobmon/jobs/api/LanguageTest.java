@@ -114,7 +114,8 @@ class LanguageTest {
 
     @Test
     void problemsAreWrittenInTheReadersLanguageWithTheSameTypeAndFields() {
-        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").queryParam("limit", "abc")
+        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice())
+                .header("Accept-Language", "zh-CN").queryParam("limit", "abc")
                 .get("/api/v1/jobs").then().statusCode(400).contentType("application/problem+json")
                 .header("Content-Language", "zh-CN")
                 .body("type", equalTo("https://jobmon.io/problems/invalid-request"))

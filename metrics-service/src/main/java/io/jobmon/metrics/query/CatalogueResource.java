@@ -34,7 +34,8 @@ public class CatalogueResource {
     @Operation(summary = "The metric names, units and sources; titles in the reader's language")
     public List<Item> catalogue() {
         Texts t = i18n.forRequest();
-        return Catalogue.all().stream().map(e -> new Item(e.name(), t.text(TITLE + e.name()), e.unit(), e.scope().name().toLowerCase(),
+        return Catalogue.all().stream().map(e -> new Item(e.name(), t.text(TITLE + e.name()), e.unit(),
+                e.scope().name().toLowerCase(),
                 e.exporter(), e.sources().stream().map(Catalogue.Source::metric).toList(),
                 e.special() != null ? e.special().equals("xid") ? "events" : "derived"
                         : e.sources().get(0).transform().name().toLowerCase())).toList();
