@@ -1,6 +1,7 @@
 package io.jobmon.diagnosis.task;
 
 import io.jobmon.contracts.access.Caller;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.diagnosis.repository.FeedbackRepository;
 import io.jobmon.diagnosis.repository.FeedbackRepository.Feedback;
@@ -29,14 +30,15 @@ public class FeedbackService {
 
     public Uni<Feedback> give(Caller caller, String diagnosisId, String verdict, String comment) {
         if (verdict == null) {
-            throw ApiException.badRequest("verdict", "required: ACCURATE or POOR");
+            throw ApiException.invalid("verdict", "field.one-of", "ACCURATE, POOR");
         }
         if (comment != null && comment.length() > MAX_COMMENT) {
-            throw ApiException.badRequest("comment", "at most " + MAX_COMMENT + " characters");
+            throw ApiException.invalid("comment", "field.max-length", MAX_COMMENT);
         }
         return tasks.get(caller, diagnosisId).chain(task -> {
             if (task.status() != DiagnosisTask.Status.DONE) {
-                throw ApiException.conflict("diagnosis " + diagnosisId + " is " + task.status() + ", not DONE");
+                throw ApiException.conflict(Text.of("diagnosis.feedback-not-done", diagnosisId,
+                        Text.of("diagnosis.status." + task.status())));
             }
             return repository.upsert(pool, diagnosisId, caller.user(), verdict, comment, task.category());
         });

@@ -28,6 +28,9 @@ final class ProblemOnFailure implements ProxyInterceptor {
     private static final Logger LOG = Logger.getLogger(ProblemOnFailure.class);
     private final Downstream downstream;
 
+    /** Catalogue key prefix of a downstream's name in a problem: {@code gateway.service.<route name>}. */
+    static final String SERVICE = "gateway.service.";
+
     ProblemOnFailure(Downstream downstream) {
         this.downstream = downstream;
     }
@@ -38,7 +41,8 @@ final class ProblemOnFailure implements ProxyInterceptor {
             boolean silent = failure instanceof TimeoutException || failure instanceof HttpClosedException
                     || String.valueOf(failure.getMessage()).contains("timeout");
             int status = silent ? 504 : 503;
-            Text detail = Text.of(silent ? "gateway.timeout" : "gateway.unavailable", downstream.name());
+            Text detail = Text.of(silent ? "gateway.timeout" : "gateway.unavailable",
+                    Text.of(SERVICE + downstream.name()));
             LOG.warnf("%s %s -> %d from %s: %s", context.request().getMethod(), context.request().getURI(), status,
                     downstream.name(), failure.toString());
             String path = context.request().proxiedRequest().path();

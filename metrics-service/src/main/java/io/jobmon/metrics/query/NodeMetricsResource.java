@@ -65,7 +65,7 @@ public class NodeMetricsResource {
             @QueryParam("resolution") String resolution, @QueryParam("groupBy") String groupBy,
             @QueryParam("aggregation") String aggregation) {
         Caller caller = CallerFactory.fromToken(token);
-        TargetsResource.requireAdmin(caller);
+        TargetsResource.requireAdmin(caller, "metrics.node-admins-only");
         ChartParams params = ChartParams.parse(metric, from, to, step, resolution, groupBy, aggregation, DEFAULT_METRICS,
                 GroupBy.GPU);
         Instant now = Instant.now();

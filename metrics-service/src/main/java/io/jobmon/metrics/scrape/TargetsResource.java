@@ -57,10 +57,15 @@ public class TargetsResource {
                 });
     }
 
-    /** 403 for anybody but an admin. */
+    /** 403 for anybody but an admin: the scrape targets. */
     public static void requireAdmin(Caller caller) {
+        requireAdmin(caller, "metrics.admins-only");
+    }
+
+    /** 403 for anybody but an admin, saying what only an admin may see ({@code detail}, a catalogue key). */
+    public static void requireAdmin(Caller caller, String detail) {
         if (!caller.isAdmin()) {
-            throw ApiException.forbidden(Text.of("metrics.admins-only"));
+            throw ApiException.forbidden(Text.of(detail));
         }
     }
 }
