@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 public final class RouteTemplates {
 
     static final List<String> TEMPLATES = List.of(
-            "/api/v1/jobs", "/api/v1/jobs/stats", "/api/v1/jobs/batch-delete", "/api/v1/jobs/{id}",
+            "/api/v1/jobs", "/api/v1/jobs/stats", "/api/v1/jobs/statuses", "/api/v1/jobs/batch-delete",
+            "/api/v1/jobs/{id}",
             "/api/v1/jobs/{id}/attempts", "/api/v1/jobs/{id}/clone", "/api/v1/jobs/{id}/pods",
             "/api/v1/jobs/{id}/resubmit", "/api/v1/jobs/{id}/shares", "/api/v1/jobs/{id}/stop", "/api/v1/jobs/{id}/tags",
             "/api/v1/jobs/{id}/timeline", "/api/v1/jobs/{id}/visibility",

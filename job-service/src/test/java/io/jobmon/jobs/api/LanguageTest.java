@@ -109,7 +109,7 @@ class LanguageTest {
                 .body("items[2].message", equalTo("由 alice 停止"))
                 .body("items[2].reasonCode", equalTo("stopped-by-user"))
                 .body("items[2].reasonExplanation", equalTo("用户停止了作业。"))
-                .body("items[2].at", matchesPattern(MILLIS));
+                .body("items[2].time", matchesPattern(MILLIS));
     }
 
     @Test

@@ -55,9 +55,10 @@ public class SubmitService {
                 return Uni.createFrom().item(replay(found.get(), spec, idempotencyKey));
             }
             SpecValidator.validate(spec, caller, rules);
+            List<Text> warnings = Capacity.check(spec, rules);
             return creator.create(NewJob.first(spec, caller.tenant(), caller.user(), idempotencyKey, null),
                     TransitionRecord.USER)
-                    .map(job -> new Created(job, false, List.of()))
+                    .map(job -> new Created(job, false, warnings))
                     .onFailure(SubmitService::isIdempotencyRace)
                     .recoverWithUni(e -> jobs.findByIdempotencyKey(pool, caller.tenant(), caller.user(), idempotencyKey)
                             .map(job -> replay(job.orElseThrow(), spec, idempotencyKey)));
@@ -89,6 +90,7 @@ public class SubmitService {
             }
             JobSpec spec = SpecDefaults.apply(merged, rules);
             SpecValidator.validate(spec, caller, rules);
+            warnings.addAll(Capacity.check(spec, rules));
             return creator.create(NewJob.first(spec, caller.tenant(), caller.user(), null, source.id()),
                     TransitionRecord.USER).map(job -> new Created(job, false, List.copyOf(warnings)));
         });
