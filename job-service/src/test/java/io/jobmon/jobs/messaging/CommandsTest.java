@@ -127,7 +127,11 @@ class CommandsTest {
         ConsumersTest.awaitStatus(id, "STOPPING", 3);
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/attempts").then()
                 .body("commands.outcome", contains("REFUSED", "EXECUTED"))
-                .body("commands[0].detail", org.hamcrest.Matchers.containsString("supportsRestart"));
+                .body("commands[0].detail", org.hamcrest.Matchers.containsString("supportsRestart"))
+                .body("commands[1].reason", equalTo("two consecutive diagnoses found: GPU out of memory"));
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").get("/api/v1/jobs/" + id + "/attempts")
+                .then().body("commands[0].reason", equalTo("连续两次诊断的结论：训练卡住"))
+                .body("commands[1].reason", equalTo("连续两次诊断的结论：GPU 显存不足"));
         // the cluster confirms the stop: the job keeps saying who stopped it and why
         ConsumersTest.send(TestJobs.status(id, JobStatus.STOPPED, 2, "Stopped"));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())

@@ -7,6 +7,7 @@ import io.jobmon.contracts.i18n.Texts;
 import io.jobmon.jobs.config.JobsConfig;
 import io.jobmon.contracts.api.Page;
 import io.jobmon.jobs.job.model.JobRecord;
+import io.jobmon.jobs.job.repository.CommandRepository;
 import io.jobmon.jobs.job.model.JobStats;
 import io.jobmon.jobs.job.model.SubState;
 import io.jobmon.jobs.job.model.PodRecord;
@@ -107,10 +108,24 @@ public class JobMapper {
                 j.attempt(), j.attemptCause(), j.diagnosisId(), j.previousId(), j.status(), j.reason(),
                 j.failureReason(), j.submittedAt(), started(j), j.finishedAt())).toList();
         List<AttemptsView.Command> commands = a.commands().stream().map(c -> new AttemptsView.Command(
-                c.commandId(), c.jobId(), c.kind(), c.diagnosisIds(), c.reason(), c.outcome(),
+                c.commandId(), c.jobId(), c.kind(), c.diagnosisIds(), commandReason(c, t), c.outcome(),
                 c.detailText() != null ? t.text(c.detailText()) : c.detail(), c.newJobId(), c.receivedAt())).toList();
         return new AttemptsView(root.id(), root.supportsRestart(), root.autoFaultHandling(), root.maxRetries(), used,
                 Math.max(0, root.maxRetries() - used), attempts, commands);
+    }
+
+    /**
+     * Why automatic fault handling asked for a command, in the reader's language, from what its diagnoses found
+     * (the producer's own words only for diagnoses job-service never received).
+     */
+    static String commandReason(CommandRepository.CommandRecord c, Texts t) {
+        List<String> found = c.categories().stream().distinct().toList();
+        if (found.isEmpty()) {
+            return c.reason();
+        }
+        return found.size() == 1 ? t.text(Text.of("command.reason.consecutive", Text.of("category." + found.get(0))))
+                : t.text(Text.of("command.reason.consecutive-changed", Text.of("category." + found.get(0)),
+                        Text.of("category." + found.get(found.size() - 1))));
     }
 
     public StatsView stats(JobStats s, Texts t) {
