@@ -20,7 +20,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -101,7 +100,8 @@ public class DiagnosisResource {
     public Uni<Response> feedback(@PathParam("id") String id, @RequestBody(required = true) FeedbackRequest body) {
         FeedbackRequest r = body == null ? new FeedbackRequest(null, null) : body;
         return feedback.give(CallerFactory.fromToken(jwt), id, r.verdict() == null ? null : r.verdict().name(),
-                r.comment()).map(f -> Response.status(201).location(URI.create("/api/v1/diagnoses/" + id + "/feedback"))
+                r.comment()).map(f -> Response.status(201)
+                        .header(HttpHeaders.LOCATION, "/api/v1/diagnoses/" + id + "/feedback")
                         .entity(FeedbackView.of(f)).build());
     }
 }
