@@ -1,5 +1,6 @@
 package io.jobmon.logs.follow;
 
+import io.jobmon.contracts.http.QueryParameters;
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
@@ -19,6 +20,7 @@ import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -55,6 +57,10 @@ public class FollowRoute {
         router.get("/api/v1/jobs/:id/logs/stream").handler(this::follow);
     }
 
+    /** The query parameters a follow takes ({@code lastEventId}: for clients that cannot send Last-Event-ID). */
+    static final Set<String> PARAMETERS = Set.of("type", "pod", "container", "q", "ignoreCase", "regex", "tail",
+            "lastEventId");
+
     private record Prepared(Scope scope, LogQuery query, UUID session, FollowCursor resume, Integer tail, Caller caller) {
     }
 
@@ -77,6 +83,7 @@ public class FollowRoute {
     }
 
     private Prepared prepare(RoutingContext rc, FollowSlot slot) {
+        QueryParameters.check(rc.queryParams().names(), PARAMETERS);
         String id = rc.pathParam("id");
         LogQuery q = LogQuery.of(Routes.param(rc, "type"), Routes.param(rc, "pod"), Routes.param(rc, "container"), null,
                 null, Routes.param(rc, "q"), Routes.param(rc, "ignoreCase"), Routes.param(rc, "regex"),
