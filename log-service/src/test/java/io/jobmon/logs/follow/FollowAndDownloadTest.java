@@ -210,6 +210,20 @@ class FollowAndDownloadTest {
     }
 
     @Test
+    void aQueryParameterTheStreamOrTheDownloadDoesNotTakeIsA400NamingIt() throws Exception {
+        String job = seedJob(1);
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/logs/download?type=user&typ=system")
+                .then().statusCode(400).contentType("application/problem+json").body("errors[0].field", equalTo("typ"))
+                .body("errors[0].code", equalTo("field.unknown-parameter"));
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN")
+                .get("/api/v1/jobs/" + job + "/logs/stream?follow=true").then().statusCode(400)
+                .body("errors[0].field", equalTo("follow")).body("errors[0].message", containsString("未知的查询参数"));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/logs?type=user&limt=5").then()
+                .statusCode(400).body("errors[0].field", equalTo("limt"))
+                .body("errors[0].message", containsString("limit"));
+    }
+
+    @Test
     void podsListTheirContainersWithTimesAndCountsAndCountsMatchTheSearch() {
         String job = seedJob(30);
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/logs/pods").then().statusCode(200)
