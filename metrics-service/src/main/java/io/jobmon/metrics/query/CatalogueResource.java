@@ -1,5 +1,6 @@
 package io.jobmon.metrics.query;
 
+import io.jobmon.contracts.api.Page;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -15,16 +16,16 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class CatalogueResource {
 
     /** One catalogue entry as the API shows it. */
-    public record Item(String name, String title, String unit, String scope, String source, List<String> series,
+    public record MetricCatalogueEntry(String name, String title, String unit, String scope, String source, List<String> series,
             String kind) {
     }
 
     @GET
-    @Operation(summary = "The metric names, units and sources")
-    public List<Item> catalogue() {
-        return Catalogue.all().stream().map(e -> new Item(e.name(), e.title(), e.unit(), e.scope().name().toLowerCase(),
+    @Operation(summary = "The metric names, units and sources: {items}")
+    public Page<MetricCatalogueEntry> catalogue() {
+        return Page.last(Catalogue.all().stream().map(e -> new MetricCatalogueEntry(e.name(), e.title(), e.unit(), e.scope().name().toLowerCase(),
                 e.exporter(), e.sources().stream().map(Catalogue.Source::metric).toList(),
                 e.special() != null ? e.special().equals("xid") ? "events" : "derived"
-                        : e.sources().get(0).transform().name().toLowerCase())).toList();
+                        : e.sources().get(0).transform().name().toLowerCase())).toList());
     }
 }
