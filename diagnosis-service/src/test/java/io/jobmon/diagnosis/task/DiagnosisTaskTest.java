@@ -190,10 +190,7 @@ class DiagnosisTaskTest {
 
     @Test
     void feedbackIsKeptOncePerUserAndTheLastVerdictWins() {
-        String job = Jobs.job(Jobs.newId("feedback")).shares("carol").publish();
-        EvidenceServer.serve(job, Samples.recent("004-image_pull_failed.json", job, Instant.now()));
-        String id = Diagnoses.ask(Tokens.alice(), job, "{}");
-        Diagnoses.awaitFinished(Tokens.alice(), id);
+        String id = doneSharedWithCarol("feedback");
         given().auth().oauth2(Tokens.alice()).contentType("application/json")
                 .body("{\"verdict\": \"ACCURATE\", \"comment\": \"the tag was wrong indeed\"}")
                 .post("/api/v1/diagnoses/" + id + "/feedback").then().statusCode(201)
@@ -208,10 +205,7 @@ class DiagnosisTaskTest {
 
     @Test
     void theCallerReadsTheirOwnVerdictBackAndSeesItWithTheDiagnosis() {
-        String job = Jobs.job(Jobs.newId("myverdict")).shares("carol").publish();
-        EvidenceServer.serve(job, Samples.recent("004-image_pull_failed.json", job, Instant.now()));
-        String id = Diagnoses.ask(Tokens.alice(), job, "{}");
-        Diagnoses.awaitFinished(Tokens.alice(), id);
+        String id = doneSharedWithCarol("myverdict");
         given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").get("/api/v1/diagnoses/" + id
                 + "/feedback").then().statusCode(404).contentType("application/problem+json")
                 .body("detail", containsString("尚未评价"));
@@ -231,6 +225,15 @@ class DiagnosisTaskTest {
                 .body("myFeedback", is((Object) null));
         given().auth().oauth2(Tokens.carol()).get("/api/v1/diagnoses/" + id + "/feedback").then().statusCode(404);
         given().auth().oauth2(Tokens.dave()).get("/api/v1/diagnoses/" + id + "/feedback").then().statusCode(404);
+    }
+
+    /** A DONE diagnosis by alice of a job shared with carol. */
+    private static String doneSharedWithCarol(String name) {
+        String job = Jobs.job(Jobs.newId(name)).shares("carol").publish();
+        EvidenceServer.serve(job, Samples.recent("004-image_pull_failed.json", job, Instant.now()));
+        String id = Diagnoses.ask(Tokens.alice(), job, "{}");
+        Diagnoses.awaitFinished(Tokens.alice(), id);
+        return id;
     }
 
     private List<String> feedbackRows(String id) {
