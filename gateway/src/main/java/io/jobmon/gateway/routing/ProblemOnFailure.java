@@ -7,7 +7,7 @@ import io.jobmon.contracts.i18n.I18n;
 import io.jobmon.contracts.i18n.Locales;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.Problem;
-import io.jobmon.contracts.problem.ProblemMappers;
+import io.jobmon.contracts.http.ProblemMappers;
 import java.util.Locale;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -44,7 +44,7 @@ final class ProblemOnFailure implements ProxyInterceptor {
             String path = context.request().proxiedRequest().path();
             I18n i18n = I18n.current();
             Locale locale = i18n.locale(context.request().proxiedRequest().getHeader(I18n.ACCEPT_LANGUAGE));
-            Problem problem = i18n.localize(Problem.of(status, detail), locale)
+            Problem problem = Problem.of(status, detail).localize(i18n, locale)
                     .withInstance(path, context.request().headers().get(RequestIds.HEADER));
             ProxyResponse response = context.request().release().response().setStatusCode(status);
             response.headers().set("Content-Type", Problem.MEDIA_TYPE);

@@ -2,6 +2,7 @@ package io.jobmon.logs.follow;
 
 import io.jobmon.contracts.http.QueryParameters;
 import io.jobmon.contracts.access.Caller;
+import io.jobmon.contracts.http.StreamTickets;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.logs.config.LogsConfig;
@@ -39,11 +40,13 @@ public class FollowRoute {
     private final ChunkQueries chunks;
     private final SearchPool search;
     private final FollowLimiter limiter;
+    private final StreamTicketStore tickets;
     private final LogsConfig config;
     private final AtomicInteger open = new AtomicInteger();
 
     public FollowRoute(JobLogs jobLogs, FollowQueries follows, ChunkQueries chunks, SearchPool search, FollowLimiter limiter,
-            LogsConfig config, MeterRegistry registry) {
+            StreamTicketStore tickets, LogsConfig config, MeterRegistry registry) {
+        this.tickets = tickets;
         this.jobLogs = jobLogs;
         this.follows = follows;
         this.chunks = chunks;
@@ -89,7 +92,9 @@ public class FollowRoute {
                 null, Routes.param(rc, "q"), Routes.param(rc, "ignoreCase"), Routes.param(rc, "regex"),
                 Routes.param(rc, "tail"), null, null, null, config);
         LineMatcher.of(q.q(), q.ignoreCase(), q.regex(), config.query().maxRegexLength(), 1000); // checks the regex
-        Caller caller = Routes.caller(rc);
+        // a browser's EventSource: the ticket stands for the caller who asked for it, once (ADR 0027)
+        Caller caller = StreamTickets.isTicketFollow(rc) ? tickets.redeem(rc.queryParam(StreamTickets.PARAM).get(0), id)
+                : Routes.caller(rc);
         JobLogs.Job job = jobLogs.require(caller, id);
         Scope scope = jobLogs.scope(job, q.user(), q.system(), q.pod(), q.container());
         String last = rc.request().getHeader("Last-Event-ID");
@@ -123,6 +128,8 @@ public class FollowRoute {
                 follows, chunks, config.follow().pollInterval().toMillis(), config.follow().heartbeat().toNanos(), cursor,
                 p.resume() != null);
         slot.attach(session);
+        String job = rc.pathParam("id");
+        session.endWhen(() -> follows.ended(job, config.follow().endGrace()));
         if (p.resume() != null) {
             session.start();
             return;
