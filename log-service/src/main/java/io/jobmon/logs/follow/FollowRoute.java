@@ -60,9 +60,12 @@ public class FollowRoute {
         router.get("/api/v1/jobs/:id/logs/stream").handler(this::follow);
     }
 
-    /** The query parameters a follow takes ({@code lastEventId}: for clients that cannot send Last-Event-ID). */
+    /**
+     * The query parameters a follow takes ({@code lastEventId}: for an EventSource that cannot send Last-Event-ID;
+     * {@code ticket}: a stream ticket in place of the token, ADR 0027).
+     */
     static final Set<String> PARAMETERS = Set.of("type", "pod", "container", "q", "ignoreCase", "regex", "tail",
-            "lastEventId");
+            "lastEventId", StreamTickets.PARAM);
 
     private record Prepared(Scope scope, LogQuery query, UUID session, FollowCursor resume, Integer tail, Caller caller) {
     }

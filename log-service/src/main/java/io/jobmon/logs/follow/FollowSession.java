@@ -184,7 +184,7 @@ final class FollowSession {
         data.put("status", e.status());
         data.put("finishedAt", io.jobmon.contracts.http.ApiJson.TIME.format(e.finishedAt()));
         closed = true;
-        response.end("id: " + cursor.id() + "\nevent: end\ndata: " + CloudEvents.toJson(data) + "\n\n");
+        response.end("id: " + cursor.id() + "\nevent: end\ndata: " + ApiJson.toJson(data) + "\n\n");
         return true;
     }
 
