@@ -119,3 +119,27 @@ export function diagnosisStates(d: Diagnoses): string[] {
 export function expired(p: Gone): string {
     return p.detail ?? p.title;
 }
+
+// Lists are {items} everywhere (the metric catalogue and the scrape targets too); a diagnosis shows the caller's
+// verdict and keeps the metric series it read (issue #29).
+type Catalogue = paths["/api/v1/metrics/catalogue"]["get"]["responses"][200]["content"]["application/json"];
+type Targets = paths["/api/v1/metrics/targets"]["get"]["responses"][200]["content"]["application/json"];
+type Diagnosis = paths["/api/v1/diagnoses/{id}"]["get"]["responses"][200]["content"]["application/json"];
+type MyVerdict = paths["/api/v1/diagnoses/{id}/feedback"]["get"]["responses"][200]["content"]["application/json"];
+type Snapshot = paths["/api/v1/diagnoses/{id}/snapshot"]["get"]["responses"][200]["content"]["application/json"];
+
+export function metricUnits(c: Catalogue): string[] {
+    return c.items.map(m => `${m.name} (${m.unit ?? ""})`);
+}
+
+export function targetsDown(t: Targets): number {
+    return t.items.filter(x => x.up === false).length;
+}
+
+export function verdictShown(d: Diagnosis, mine: MyVerdict | undefined): string {
+    return d.myFeedback?.verdict ?? mine?.verdict ?? "not judged";
+}
+
+export function snapshotLines(s: Snapshot): string[] {
+    return s.items.map(x => `${x.metric} ${x.labels["gpu"] ?? ""}: ${x.points.length}/${s.maxPoints}`);
+}

@@ -48,6 +48,14 @@ class GatewayTest {
     }
 
     @Test
+    void theGatewaysOwnPathsRefuseAQueryParameterTheyDoNotTakeWhileProxiedOnesAreTheServicesToJudge() {
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/me?verbose=true").then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("verbose"))
+                .body("errors[0].code", equalTo("field.no-parameters"));
+        routesTo(Tokens.alice(), "/api/v1/jobs?anything=1", "job");
+    }
+
+    @Test
     void eachPathGoesToTheServiceThatOwnsIt() {
         String token = Tokens.user("router").get();
         routesTo(token, "/api/v1/jobs?scope=mine", "job");

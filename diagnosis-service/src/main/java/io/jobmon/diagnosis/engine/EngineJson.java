@@ -68,7 +68,7 @@ public final class EngineJson {
         }
     }
 
-    /** Writes {@link Instant#toString()}. */
+    /** Writes the API's one time format, RFC 3339 UTC to the millisecond ({@code ApiJson.TIME}). */
     public static final class InstantSerializer extends StdSerializer<Instant> {
         private static final long serialVersionUID = 1L;
 
@@ -78,7 +78,7 @@ public final class EngineJson {
 
         @Override
         public void serialize(Instant value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            gen.writeString(value.toString());
+            gen.writeString(io.jobmon.contracts.http.ApiJson.TIME.format(value));
         }
     }
 

@@ -8,6 +8,7 @@ import io.jobmon.diagnosis.repository.FeedbackRepository.Feedback;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 
 /**
  * Verdicts on finished diagnoses, kept with the diagnosis' category so that the platform team can find which
@@ -26,6 +27,17 @@ public class FeedbackService {
         this.pool = pool;
         this.tasks = tasks;
         this.repository = repository;
+    }
+
+    /** The caller's verdict on a diagnosis they may see; 404 when they gave none. */
+    public Uni<Feedback> mine(Caller caller, String diagnosisId) {
+        return tasks.get(caller, diagnosisId).chain(task -> of(task, caller)).map(found -> found.orElseThrow(
+                () -> ApiException.notFound(Text.of("diagnosis.no-feedback", diagnosisId))));
+    }
+
+    /** The caller's verdict on a diagnosis already found visible to them, if any. */
+    public Uni<Optional<Feedback>> of(DiagnosisTask task, Caller caller) {
+        return repository.find(pool, task.id(), caller.user());
     }
 
     public Uni<Feedback> give(Caller caller, String diagnosisId, String verdict, String comment) {

@@ -86,6 +86,11 @@ public class TaskService {
         });
     }
 
+    /** The metric snapshot of a diagnosis already found visible to the caller ({@link #get}). */
+    public Uni<java.util.Optional<com.fasterxml.jackson.databind.JsonNode>> metricSnapshot(String id) {
+        return queries.metricSnapshot(pool, id);
+    }
+
     /** A page of the job's diagnoses, newest first, automatic ones included. */
     public Uni<List<DiagnosisTask>> history(Caller caller, String jobId, Cursor after, int limit) {
         return guard.require(caller, jobId, Permission.VIEW)

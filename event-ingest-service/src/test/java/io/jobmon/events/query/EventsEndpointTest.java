@@ -85,6 +85,12 @@ class EventsEndpointTest {
     }
 
     @Test
+    void aQueryParameterTheEndpointDoesNotTakeIsA400NamingIt() {
+        get(Tokens.alice(), projectJob, "?reasn=BackOff").statusCode(400).contentType("application/problem+json")
+                .body("errors[0].field", equalTo("reasn")).body("errors[0].code", equalTo("field.unknown-parameter"));
+    }
+
+    @Test
     void anonymousCallersGet401() {
         get(null, projectJob, "").statusCode(401).contentType("application/problem+json");
     }

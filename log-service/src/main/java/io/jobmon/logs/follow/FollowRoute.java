@@ -1,5 +1,6 @@
 package io.jobmon.logs.follow;
 
+import io.jobmon.contracts.http.QueryParameters;
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.http.StreamTickets;
 import io.jobmon.contracts.i18n.Text;
@@ -20,6 +21,7 @@ import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -58,6 +60,13 @@ public class FollowRoute {
         router.get("/api/v1/jobs/:id/logs/stream").handler(this::follow);
     }
 
+    /**
+     * The query parameters a follow takes ({@code lastEventId}: for an EventSource that cannot send Last-Event-ID;
+     * {@code ticket}: a stream ticket in place of the token, ADR 0027).
+     */
+    static final Set<String> PARAMETERS = Set.of("type", "pod", "container", "q", "ignoreCase", "regex", "tail",
+            "lastEventId", StreamTickets.PARAM);
+
     private record Prepared(Scope scope, LogQuery query, UUID session, FollowCursor resume, Integer tail, Caller caller) {
     }
 
@@ -80,6 +89,7 @@ public class FollowRoute {
     }
 
     private Prepared prepare(RoutingContext rc, FollowSlot slot) {
+        QueryParameters.check(rc.queryParams().names(), PARAMETERS);
         String id = rc.pathParam("id");
         LogQuery q = LogQuery.of(Routes.param(rc, "type"), Routes.param(rc, "pod"), Routes.param(rc, "container"), null,
                 null, Routes.param(rc, "q"), Routes.param(rc, "ignoreCase"), Routes.param(rc, "regex"),

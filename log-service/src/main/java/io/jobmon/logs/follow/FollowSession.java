@@ -1,6 +1,6 @@
 package io.jobmon.logs.follow;
 
-import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.http.ApiJson;
 import io.jobmon.logs.attribution.Attribution;
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkData;
@@ -184,7 +184,7 @@ final class FollowSession {
         data.put("status", e.status());
         data.put("finishedAt", io.jobmon.contracts.http.ApiJson.TIME.format(e.finishedAt()));
         closed = true;
-        response.end("id: " + cursor.id() + "\nevent: end\ndata: " + CloudEvents.toJson(data) + "\n\n");
+        response.end("id: " + cursor.id() + "\nevent: end\ndata: " + ApiJson.toJson(data) + "\n\n");
         return true;
     }
 
@@ -207,7 +207,7 @@ final class FollowSession {
             LogReader.Found f = byPartition.get(h[0]).get(h[1]);
             cursor.advance(h[0], f.position().offset(), f.position().sub());
             out.append("id: ").append(cursor.id()).append("\nevent: line\ndata: ")
-                    .append(CloudEvents.toJson(LogReader.item(f))).append("\n\n");
+                    .append(ApiJson.toJson(LogReader.item(f))).append("\n\n");
             if (out.length() > 64 * 1024) {
                 response.write(out.toString());
                 out.setLength(0);
@@ -226,7 +226,7 @@ final class FollowSession {
     void writeTail(List<LogReader.Found> tail, FollowCursor at) {
         StringBuilder out = new StringBuilder();
         for (LogReader.Found f : tail) {
-            out.append("event: line\ndata: ").append(CloudEvents.toJson(LogReader.item(f))).append("\n\n");
+            out.append("event: line\ndata: ").append(ApiJson.toJson(LogReader.item(f))).append("\n\n");
         }
         out.append("id: ").append(at.id()).append("\nevent: following\ndata: {}\n\n");
         response.write(out.toString());

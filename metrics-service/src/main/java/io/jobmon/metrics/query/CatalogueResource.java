@@ -1,5 +1,6 @@
 package io.jobmon.metrics.query;
 
+import io.jobmon.contracts.api.Page;
 import io.jobmon.contracts.i18n.I18n;
 import io.jobmon.contracts.i18n.Texts;
 import jakarta.ws.rs.GET;
@@ -26,18 +27,18 @@ public class CatalogueResource {
     }
 
     /** One catalogue entry as the API shows it. */
-    public record Item(String name, String title, String unit, String scope, String source, List<String> series,
-            String kind) {
+    public record MetricCatalogueEntry(String name, String title, String unit, String scope, String source,
+            List<String> series, String kind) {
     }
 
     @GET
-    @Operation(summary = "The metric names, units and sources; titles in the reader's language")
-    public List<Item> catalogue() {
+    @Operation(summary = "The metric names, units and sources, titles in the reader's language: {items}")
+    public Page<MetricCatalogueEntry> catalogue() {
         Texts t = i18n.forRequest();
-        return Catalogue.all().stream().map(e -> new Item(e.name(), t.text(TITLE + e.name()), e.unit(),
-                e.scope().name().toLowerCase(),
+        return Page.last(Catalogue.all().stream().map(e -> new MetricCatalogueEntry(e.name(), t.text(TITLE + e.name()),
+                e.unit(), e.scope().name().toLowerCase(),
                 e.exporter(), e.sources().stream().map(Catalogue.Source::metric).toList(),
                 e.special() != null ? e.special().equals("xid") ? "events" : "derived"
-                        : e.sources().get(0).transform().name().toLowerCase())).toList();
+                        : e.sources().get(0).transform().name().toLowerCase())).toList());
     }
 }

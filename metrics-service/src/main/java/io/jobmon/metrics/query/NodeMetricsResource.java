@@ -1,5 +1,6 @@
 package io.jobmon.metrics.query;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.metrics.jobs.JobRepository;
@@ -35,11 +36,13 @@ public class NodeMetricsResource {
     static final List<String> DEFAULT_METRICS = List.of("gpu_util", "gpu_mem_used", "gpu_temp", "gpu_power");
 
     /** A job's stay on the node; {@code jobId} null for another tenant's job. */
+    @Schema(name = "NodeGpuHolder")
     public record Holder(String jobId, String name, String owner, List<String> pods, Integer gpus, Instant from,
             Instant to, String source) {
     }
 
     /** The node's chart and its holders. */
+    @Schema(name = "NodeMetricChart")
     public record Response(Chart.Response chart, List<Holder> jobs) {
     }
 
