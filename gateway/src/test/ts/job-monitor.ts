@@ -68,7 +68,7 @@ export function legend(s: Statuses): string[] {
 }
 
 export function topReasons(s: Stats): string[] {
-    return s.topFailureReasons.map(r => `${r.text ?? r.reason} (${r.code ?? "?"}) ×${r.count}`);
+    return (s.topFailureReasons ?? []).map(r => `${r.text ?? r.reason} (${r.code ?? "?"}) ×${r.count}`);
 }
 
 export function conditionNames(pods: Pods): string[] {
