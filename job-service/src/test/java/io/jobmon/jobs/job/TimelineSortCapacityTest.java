@@ -20,6 +20,11 @@ import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
+import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import io.restassured.http.ContentType;
@@ -159,5 +164,53 @@ class TimelineSortCapacityTest {
                 .post("/api/v1/jobs").then().statusCode(201)
                 .body("warnings", hasSize(1)).body("warnings[0]", containsString("does not know how many GPUs"))
                 .body("warnings[0]", containsString("metrics-q"));
+    }
+
+    @KubernetesTestServer
+    KubernetesServer mockServer;
+
+    private static Node gpuNode(String name, String product, int gpus, boolean unschedulable) {
+        return new NodeBuilder().withNewMetadata().withName(name).addToLabels("nvidia.com/gpu.product", product)
+                .endMetadata().withNewSpec().withUnschedulable(unschedulable).endSpec().withNewStatus()
+                .addToAllocatable("nvidia.com/gpu", new Quantity(Integer.toString(gpus))).endStatus().build();
+    }
+
+    /**
+     * On a kubernetes cluster the GPUs are read from its nodes: 32 H800 where its schedulable nodes have 16 is a
+     * 422, as is a replica of 16 where the largest node has 8; what fits is accepted with no warning.
+     */
+    @Test
+    void moreGpusOfAModelThanTheClustersNodesHaveIsA422() {
+        List<Node> nodes = List.of(gpuNode("cap-h1", "NVIDIA-H800-80GB-HBM3", 8, false),
+                gpuNode("cap-h2", "NVIDIA-H800-80GB-HBM3", 8, false), gpuNode("cap-a1", "NVIDIA-A800-SXM4-80GB", 8, false),
+                gpuNode("cap-h3", "NVIDIA-H800-80GB-HBM3", 8, true));
+        nodes.forEach(n -> mockServer.getClient().nodes().resource(n).create());
+        try {
+            Map<String, Object> on = Map.of("cluster", "gpu-a", "queue", "gpu-dev");
+            given().auth().oauth2(Tokens.alice()).header("Accept-Language", "en").contentType(ContentType.JSON)
+                    .body(TestJobs.spec(merge(on, Map.of("replicas", 4,
+                            "resources", Map.of("gpuType", "H800", "gpusPerReplica", 8)))))
+                    .post("/api/v1/jobs").then().statusCode(422).contentType("application/problem+json")
+                    .body("detail", containsString("32 H800 GPUs")).body("detail", containsString("have 16"))
+                    .body("errors[0].code", equalTo("capacity.cluster-exceeded.field"));
+            given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").contentType(ContentType.JSON)
+                    .body(TestJobs.spec(merge(on, Map.of("replicas", 1,
+                            "resources", Map.of("gpuType", "H800", "gpusPerReplica", 16)))))
+                    .post("/api/v1/jobs").then().statusCode(422)
+                    .body("detail", containsString("最大的节点只有 8 张"))
+                    .body("errors[0].field", equalTo("resources.gpusPerReplica"));
+            given().auth().oauth2(Tokens.alice()).contentType(ContentType.JSON)
+                    .body(TestJobs.spec(merge(on, Map.of("replicas", 2,
+                            "resources", Map.of("gpuType", "H800", "gpusPerReplica", 8)))))
+                    .post("/api/v1/jobs").then().statusCode(201).body("warnings", nullValue());
+        } finally {
+            nodes.forEach(n -> mockServer.getClient().nodes().withName(n.getMetadata().getName()).delete());
+        }
+    }
+
+    private static Map<String, Object> merge(Map<String, Object> a, Map<String, Object> b) {
+        Map<String, Object> m = new java.util.HashMap<>(a);
+        m.putAll(b);
+        return m;
     }
 }
