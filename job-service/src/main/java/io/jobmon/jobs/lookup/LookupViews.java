@@ -32,7 +32,7 @@ public final class LookupViews {
      * @param mayUse whether the caller may submit to it
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @Schema(requiredProperties = {"name", "gpuTypes", "maxGpusPerReplica", "projects", "mayUse"})
+    @Schema(name = "ClusterQueue", requiredProperties = {"name", "gpuTypes", "maxGpusPerReplica", "projects", "mayUse"})
     public record Queue(String name, List<String> gpuTypes, int maxGpusPerReplica, Integer maxGpusPerJob,
             Integer gpus, List<String> projects, String description, boolean mayUse) {
     }

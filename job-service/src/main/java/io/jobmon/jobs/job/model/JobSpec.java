@@ -20,7 +20,7 @@ public record JobSpec(String name, String project, String cluster, String region
 
     /** Compute resources of one replica (pod). */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @Schema(description = "gpuType is required with GPUs (one of the queue's models, GET /api/v1/queues)")
+    @Schema(name = "JobResources", description = "gpuType is required with GPUs (one of the queue's models, GET /api/v1/queues)")
     public record Resources(String gpuType, Integer gpusPerReplica, String cpu, String memory) {
     }
 

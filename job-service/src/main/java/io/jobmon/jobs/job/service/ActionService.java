@@ -22,6 +22,7 @@ import java.util.List;
 public class ActionService {
 
     /** Resubmit modes (api.md). */
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "ResubmitMode")
     public enum Mode {
         NORMAL, DEBUG
     }

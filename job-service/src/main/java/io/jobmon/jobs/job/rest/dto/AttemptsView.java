@@ -16,6 +16,7 @@ public record AttemptsView(String rootId, boolean supportsRestart, boolean autoF
         int retriesUsed, int retriesLeft, List<Attempt> attempts, List<Command> commands) {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "JobAttempt")
     public record Attempt(String jobId, int attempt, AttemptCause cause, String diagnosisId, String previousId,
             JobStatus status, String reason, String failureReason, Instant submittedAt, Instant startedAt,
             Instant finishedAt) {
@@ -27,6 +28,7 @@ public record AttemptsView(String rootId, boolean supportsRestart, boolean autoF
      * @param detail why it was refused or what it did, in the reader's language
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "FaultHandlingCommand")
     public record Command(String commandId, String jobId, @Schema(enumeration = {"RESTART", "TERMINATE"}) String kind,
             List<String> diagnosisIds, String reason,
             @Schema(enumeration = {"RECEIVED", "EXECUTED", "REFUSED"}) String outcome, String detail, String newJobId,

@@ -36,7 +36,7 @@ public record JobDetail(String id, String name, String owner, String tenant, Str
         long version, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
 
     /** Pods by phase. */
-    @Schema(requiredProperties = {"total", "byPhase"})
+    @Schema(name = "JobPodCounts", requiredProperties = {"total", "byPhase"})
     public record Pods(int total, Map<String, Integer> byPhase) {
     }
 
@@ -46,7 +46,7 @@ public record JobDetail(String id, String name, String owner, String tenant, Str
      * @param retriesUsed automatic restarts the chain has used
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @Schema(requiredProperties = {"rootId", "attempt", "cause", "supportsRestart", "autoFaultHandling", "maxRetries",
+    @Schema(name = "JobRetry", requiredProperties = {"rootId", "attempt", "cause", "supportsRestart", "autoFaultHandling", "maxRetries",
             "retriesUsed"})
     public record Retry(String rootId, int attempt, AttemptCause cause, String diagnosisId, String previousId,
             String clonedFrom, boolean supportsRestart, boolean autoFaultHandling, int maxRetries, int retriesUsed) {

@@ -27,7 +27,7 @@ public record PodView(String name, String namespace, String node, String phase, 
      *        absent for a type jobmon does not know
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @Schema(requiredProperties = {"type", "status"})
+    @Schema(name = "PodCondition", requiredProperties = {"type", "status"})
     public record Condition(String type, String typeText,
             @Schema(enumeration = {"True", "False", "Unknown"}) String status, String reason, String message,
             Instant lastTransitionTime) {
@@ -41,7 +41,7 @@ public record PodView(String name, String namespace, String node, String phase, 
      * @param lastState how the previous run ended, for a container that restarted
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @Schema(requiredProperties = {"name", "restartCount"})
+    @Schema(name = "PodContainer", requiredProperties = {"name", "restartCount"})
     public record Container(String name, @Schema(enumeration = {"waiting", "running", "terminated"}) String state,
             String reason, String reasonCode, String reasonExplanation, Integer exitCode, int restartCount,
             LastState lastState) {

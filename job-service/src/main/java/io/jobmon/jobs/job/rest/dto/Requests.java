@@ -16,12 +16,12 @@ public final class Requests {
     }
 
     /** {@code PUT /jobs/{id}/tags}: the job's tags (an empty list removes every tag). */
-    @Schema(requiredProperties = "tags")
+    @Schema(name = "TagsRequest", requiredProperties = "tags")
     public record Tags(List<String> tags) {
     }
 
     /** {@code PUT /jobs/{id}/shares}: users of the caller's tenant known to jobmon ({@code GET /users}). */
-    @Schema(requiredProperties = "users")
+    @Schema(name = "SharesRequest", requiredProperties = "users")
     public record Shares(List<String> users) {
     }
 

@@ -22,7 +22,7 @@ public record StatsView(String scope, Instant from, Instant to, long total, Map<
      * @param text the reason in the reader's language; absent for a reason jobmon does not know
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @Schema(requiredProperties = {"reason", "count"})
+    @Schema(name = "FailureReasonCount", requiredProperties = {"reason", "count"})
     public record Reason(String reason, String code, String text, long count) {
     }
 }
