@@ -51,8 +51,8 @@ public class IngestMetrics {
         flush.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void deadLettered() {
-        deadLettered.increment();
+    void deadLettered(int records) {
+        deadLettered.increment(records);
     }
 
     void ignored(int n) {
