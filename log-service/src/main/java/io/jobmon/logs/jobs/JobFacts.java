@@ -6,27 +6,18 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Keeps the job-access read model and the jobs' facts (name, run window, pods, nodes) from {@code jobmon.job.changes}
- * in one transaction (contracts' {@link JobChanges}: an invalid snapshot to the DLQ, any other failure retried).
+ * in one transaction (contracts' {@link io.jobmon.contracts.readmodel.JobChangesConsumer} and {@link JobChanges}: an invalid snapshot to the DLQ, any other failure retried).
  */
 @ApplicationScoped
-public class JobChangesConsumer implements JobChanges.Facts {
+public class JobFacts implements JobChanges.Facts {
 
-    private final JobChanges changes;
     private final JobRepository jobs;
 
-    public JobChangesConsumer(JobChanges changes, JobRepository jobs) {
-        this.changes = changes;
+    public JobFacts(JobRepository jobs) {
         this.jobs = jobs;
-    }
-
-    @Incoming(JobChanges.CHANNEL)
-    public Uni<Void> consume(ConsumerRecord<String, String> record) {
-        return changes.consume(record, this);
     }
 
     @Override

@@ -7,28 +7,19 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * {@code jobmon.job.changes} → the job-access read model and the job snapshots, in one transaction (contracts'
- * {@link JobChanges}: an invalid snapshot to the DLQ with the reason, any other failure retried until it succeeds).
+ * {@code jobmon.job.changes} → the job snapshots, beside the job-access read model in one transaction (contracts'
+ * {@link io.jobmon.contracts.readmodel.JobChangesConsumer} and {@link JobChanges}: an invalid snapshot to the DLQ with the reason, any other failure retried until it succeeds).
  * Idempotent: a snapshot no newer than the stored one changes nothing.
  */
 @ApplicationScoped
-public class JobChangesConsumer implements JobChanges.Facts {
+public class SnapshotFacts implements JobChanges.Facts {
 
-    private final JobChanges changes;
     private final SnapshotRepository snapshots;
 
-    public JobChangesConsumer(JobChanges changes, SnapshotRepository snapshots) {
-        this.changes = changes;
+    public SnapshotFacts(SnapshotRepository snapshots) {
         this.snapshots = snapshots;
-    }
-
-    @Incoming(JobChanges.CHANNEL)
-    public Uni<Void> consume(ConsumerRecord<String, String> record) {
-        return changes.consume(record, this);
     }
 
     @Override
