@@ -1,5 +1,7 @@
 package io.jobmon.diagnosis.bench;
 
+import io.jobmon.testsupport.BenchKafka;
+import io.jobmon.testsupport.ServiceProcess;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -81,7 +83,7 @@ public final class TaskBenchmark {
         logProps.put("mp.messaging.incoming.job-changes.group.id", "bench-logs-changes-" + run);
         ServiceProcess logService = new ServiceProcess("log-service", Path.of("../log-service/target/quarkus-app/quarkus-run.jar"),
                 "-Xmx1g", logProps).start();
-        try (KafkaProducer<String, String> producer = producer(bootstrap)) {
+        try (KafkaProducer<String, String> producer = BenchKafka.producer(bootstrap)) {
             JobSnapshot snapshot = new JobSnapshot(job, "t1", "alice", "project-nlp", "PRIVATE", List.of(), "llama-sft",
                     "local", "local", "default", JobStatus.FAILED, "Error", "A800", pods,
                     java.util.stream.IntStream.range(0, pods).mapToObj(SourceAnswers::pod).toList(),
@@ -96,12 +98,12 @@ public final class TaskBenchmark {
         logService.awaitReady(Duration.ofMinutes(3));
         long t0 = System.nanoTime();
         try (Connection c = DriverManager.getConnection("jdbc:" + logsDb, pg.user(), pg.password())) {
-            while (scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM logs.consumer_offset WHERE topic = '" + linesTopic
+            while (BenchKafka.scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM logs.consumer_offset WHERE topic = '" + linesTopic
                     + "'") < lines) {
                 Thread.sleep(1000);
             }
             System.out.printf("log-service stored them in %.0f s (%,d chunks)%n", (System.nanoTime() - t0) / 1e9,
-                    scalar(c, "SELECT count(*) FROM logs.chunk"));
+                    BenchKafka.scalar(c, "SELECT count(*) FROM logs.chunk"));
         }
 
         Map<String, String> diagProps = new HashMap<>(common);
@@ -129,7 +131,7 @@ public final class TaskBenchmark {
             logService.stop();
             sources.stop();
             oidc.stop();
-            System.out.println("logs: " + logService.log + " " + diagnosis.log);
+            System.out.println("logs: " + logService.log() + " " + diagnosis.log());
         }
         System.exit(0);
     }
@@ -180,24 +182,5 @@ public final class TaskBenchmark {
             s.execute("CREATE DATABASE " + name);
         }
         return pg.url().substring(0, pg.url().lastIndexOf('/') + 1) + name;
-    }
-
-    private static long scalar(Connection c, String sql) {
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            return r.next() ? r.getLong(1) : 0;
-        } catch (java.sql.SQLException e) {
-            return -1; // the schema is not there yet
-        }
-    }
-
-    private static KafkaProducer<String, String> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        return new KafkaProducer<>(p);
     }
 }
