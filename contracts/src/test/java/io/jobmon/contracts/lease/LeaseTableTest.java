@@ -4,16 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.contracts.TestSchemas;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,17 +25,8 @@ class LeaseTableTest {
 
     @BeforeAll
     static void database() {
-        EmbeddedPostgresDb.Connection c = EmbeddedPostgresDb.connection();
-        URI uri = URI.create(c.url());
-        String schema = "lease_test_" + UUID.randomUUID().toString().substring(0, 8);
         vertx = Vertx.vertx();
-        PgConnectOptions admin = new PgConnectOptions().setHost(uri.getHost()).setPort(uri.getPort())
-                .setDatabase(uri.getPath().substring(1)).setUser(c.user()).setPassword(c.password());
-        Pool setup = Pool.newInstance(PgBuilder.pool().connectingTo(admin).using(vertx.getDelegate()).build());
-        setup.query("CREATE SCHEMA " + schema).execute().await().atMost(T);
-        setup.close().await().atMost(T);
-        pool = Pool.newInstance(PgBuilder.pool().connectingTo(new PgConnectOptions(admin).addProperty("search_path", schema))
-                .using(vertx.getDelegate()).build());
+        pool = TestSchemas.pool(vertx, TestSchemas.create(vertx, "lease_test"), 4);
         pool.query("CREATE TABLE some_lease (target TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at TIMESTAMPTZ NOT NULL)")
                 .execute().await().atMost(T);
         leases = new LeaseTable(pool, "some_lease", "target");

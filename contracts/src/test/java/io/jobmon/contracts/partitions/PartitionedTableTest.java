@@ -5,19 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.contracts.TestSchemas;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgException;
-import io.vertx.sqlclient.PoolOptions;
-import java.net.URI;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,25 +25,12 @@ class PartitionedTableTest {
     static Pool replica1;
     static Pool replica2;
 
-    static Pool pool(PgConnectOptions opts) {
-        return Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(opts)
-                .using(vertx.getDelegate()).build());
-    }
-
     @BeforeAll
     static void database() {
-        EmbeddedPostgresDb.Connection c = EmbeddedPostgresDb.connection();
-        URI uri = URI.create(c.url());
-        String schema = "partitions_test_" + UUID.randomUUID().toString().substring(0, 8);
         vertx = Vertx.vertx();
-        PgConnectOptions admin = new PgConnectOptions().setHost(uri.getHost()).setPort(uri.getPort())
-                .setDatabase(uri.getPath().substring(1)).setUser(c.user()).setPassword(c.password());
-        Pool setup = pool(admin);
-        setup.query("CREATE SCHEMA " + schema).execute().await().indefinitely();
-        setup.close().await().indefinitely();
-        PgConnectOptions opts = new PgConnectOptions(admin).addProperty("search_path", schema);
-        replica1 = pool(opts);
-        replica2 = pool(opts);
+        PgConnectOptions opts = TestSchemas.create(vertx, "partitions_test");
+        replica1 = TestSchemas.pool(vertx, opts, 4);
+        replica2 = TestSchemas.pool(vertx, opts, 4);
         for (String ddl : List.of(
                 "CREATE TABLE event (id BIGINT, created_at TIMESTAMPTZ NOT NULL) PARTITION BY RANGE (created_at)",
                 "CREATE TABLE body (day DATE NOT NULL, body BYTEA) PARTITION BY RANGE (day)",
