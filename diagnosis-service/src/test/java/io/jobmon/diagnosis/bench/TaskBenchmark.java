@@ -1,7 +1,5 @@
 package io.jobmon.diagnosis.bench;
 
-import io.jobmon.testsupport.BenchKafka;
-import io.jobmon.testsupport.ServiceProcess;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,8 +8,10 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import java.net.URI;
@@ -21,7 +21,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,11 +29,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A diagnosis task of a job with a million log lines and 3 days of metrics, from {@code POST /api/v1/jobs/{id}/diagnoses}

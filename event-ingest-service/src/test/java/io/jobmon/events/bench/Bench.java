@@ -1,31 +1,21 @@
 package io.jobmon.events.bench;
 
-import io.jobmon.testsupport.BenchKafka;
-import io.jobmon.testsupport.ServiceProcess;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import io.jobmon.contracts.events.K8sRawObject;
 import io.jobmon.contracts.messaging.Envelopes;
 import io.jobmon.events.k8s.EventParser;
 import io.jobmon.events.k8s.PodParser;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import io.jobmon.testsupport.BenchKafka;
+import io.jobmon.testsupport.ServiceProcess;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Kafka and PostgreSQL plumbing shared by the benchmark and the fault test. */
 final class Bench {

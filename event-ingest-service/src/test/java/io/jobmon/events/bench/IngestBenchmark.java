@@ -1,11 +1,11 @@
 package io.jobmon.events.bench;
 
-import io.jobmon.testsupport.BenchKafka;
-import io.jobmon.testsupport.ServiceProcess;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;

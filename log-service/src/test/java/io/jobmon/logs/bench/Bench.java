@@ -1,28 +1,17 @@
 package io.jobmon.logs.bench;
 
 import io.jobmon.testsupport.BenchKafka;
-import io.jobmon.testsupport.ServiceProcess;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Kafka and PostgreSQL plumbing of the benchmarks and the fault test. */
 final class Bench {

@@ -1,12 +1,12 @@
 package io.jobmon.logs.bench;
 
-import io.jobmon.testsupport.ServiceProcess;
-import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import java.io.BufferedReader;

@@ -1,9 +1,9 @@
 package io.jobmon.logs.bench;
 
-import io.jobmon.testsupport.ServiceProcess;
 import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.jobmon.logs.bench;
 
-import io.jobmon.testsupport.ServiceProcess;
-import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkData;
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
