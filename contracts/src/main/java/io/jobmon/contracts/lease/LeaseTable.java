@@ -5,11 +5,14 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Named leases in a PostgreSQL table of the service's schema ({@code <key> TEXT PRIMARY KEY, holder TEXT,
@@ -35,6 +38,19 @@ public final class LeaseTable {
         this.heldByOthers = "SELECT " + key + " AS name FROM " + table + " WHERE holder <> $1 AND expires_at >= now()";
         this.release = "DELETE FROM " + table + " WHERE holder = $1 AND " + key + " = ANY($2::text[])";
         this.releaseAll = "DELETE FROM " + table + " WHERE holder = $1";
+    }
+
+    /** A holder name unique to this process: the host's name (a pod's, in Kubernetes) and a random UUID. */
+    public static String newHolder() {
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                host = "replica";
+            }
+        }
+        return host + "/" + UUID.randomUUID();
     }
 
     /** Takes or extends these names for {@code duration}; returns the ones {@code holder} now has. */
