@@ -1,17 +1,5 @@
--- The suite's one outbox (contracts' io.jobmon.contracts.outbox.Outbox) replaces the published_at flags: a finished
--- diagnosis and a commanded fault action put their Kafka record here in the transaction that stores them.
-CREATE TABLE outbox (
-    id            BIGSERIAL PRIMARY KEY,
-    topic         TEXT NOT NULL,
-    record_key    TEXT NOT NULL,
-    payload       TEXT,
-    replace_key   TEXT UNIQUE,
-    revision      INT NOT NULL DEFAULT 0,
-    created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
-    claimed_by    TEXT,
-    claimed_until TIMESTAMPTZ
-);
-CREATE INDEX outbox_topic_key ON outbox (topic, record_key, id);
+-- outbox is contracts' table (outbox.Outbox), created by its migration V0_3 (db/shared/outbox;
+-- docs/adr/0014-shared-tables-owned-by-contracts.md).
 
 -- What was stored but never acknowledged moves over as the CloudEvents the publishers wrote.
 INSERT INTO outbox (topic, record_key, payload)

@@ -1,13 +1,7 @@
 -- The event store, pod states and derived job states of event-ingest-service.
 
--- Kafka offsets applied, written in the same transaction as their effects: a batch re-read after a crash
--- skips what it already applied, so every record changes the store exactly once.
-CREATE TABLE consumer_offset (
-    topic           TEXT NOT NULL,
-    kafka_partition INT NOT NULL,
-    next_offset     BIGINT NOT NULL,
-    PRIMARY KEY (topic, kafka_partition)
-);
+-- consumer_offset is contracts' table (messaging.OffsetRepository), created by its migration V0_2
+-- (db/shared/consumer-offset; docs/adr/0014-shared-tables-owned-by-contracts.md).
 
 -- The latest state of every pod of a job (deleted ones kept with their last state).
 CREATE TABLE pod_state (

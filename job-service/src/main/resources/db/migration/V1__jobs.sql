@@ -136,16 +136,5 @@ CREATE TABLE diagnosis_applied (
     applied_at   timestamptz NOT NULL DEFAULT now()
 );
 
--- Transactional outbox for jobmon.job.changes: written in the transaction of the change it describes, one row
--- per job holding its latest unpublished snapshot (the topic is compacted: only the latest matters). The relay
--- claims rows (FOR UPDATE SKIP LOCKED, so several instances share the work), publishes, then deletes a row only
--- if its version is still the one it published.
-CREATE TABLE outbox (
-    job_id        varchar(40) PRIMARY KEY,
-    version       bigint      NOT NULL,
-    payload       text        NOT NULL,
-    changed_at    timestamptz NOT NULL,
-    claimed_by    varchar(64),
-    claimed_until timestamptz
-);
-CREATE INDEX outbox_changed ON outbox (changed_at);
+-- The transactional outbox is contracts' table (outbox.Outbox), created by its migration V0_3 (db/shared/outbox;
+-- docs/adr/0014-shared-tables-owned-by-contracts.md).

@@ -1,13 +1,7 @@
 -- Log chunks, their index, the jobs' facts for attribution and retention, Kafka positions and open follows.
 
--- Kafka offsets whose lines are stored, written in the transaction that stores them: a re-read record (crash,
--- rebalance) at an offset below next_offset is skipped, so a replay duplicates nothing.
-CREATE TABLE consumer_offset (
-    topic           TEXT NOT NULL,
-    kafka_partition INT NOT NULL,
-    next_offset     BIGINT NOT NULL,
-    PRIMARY KEY (topic, kafka_partition)
-);
+-- consumer_offset is contracts' table (messaging.OffsetRepository), created by its migration V0_2
+-- (db/shared/consumer-offset; docs/adr/0014-shared-tables-owned-by-contracts.md).
 
 -- What jobmon.job.changes tells about a job beyond access: its name (file names), run window (system logs,
 -- retention), nodes and pods (attribution of lines without the job label).

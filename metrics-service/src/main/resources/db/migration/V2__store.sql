@@ -1,13 +1,8 @@
 -- The embedded series store (docs/adr/0003-metric-chunks.md): series identified once, samples in compressed
 -- blocks, never a row per sample.
 
--- Kafka offsets whose effects are stored, per topic partition (written in the batch's transaction).
-CREATE TABLE consumer_offset (
-    topic           TEXT NOT NULL,
-    kafka_partition INT NOT NULL,
-    next_offset     BIGINT NOT NULL,
-    PRIMARY KEY (topic, kafka_partition)
-);
+-- consumer_offset is contracts' table (messaging.OffsetRepository), created by its migration V0_2
+-- (db/shared/consumer-offset; docs/adr/0014-shared-tables-owned-by-contracts.md).
 
 -- A series: metric name + sorted labels, identified once. Attribution labels are columns for the job queries.
 CREATE TABLE series (

@@ -38,17 +38,5 @@ END $$;
 CREATE TRIGGER gpu_holding_notice AFTER INSERT OR DELETE OR UPDATE OF to_ms, from_ms, pod ON gpu_holding
     FOR EACH ROW EXECUTE PROCEDURE notice_gpu_holding();
 
--- The suite's one outbox (contracts' io.jobmon.contracts.outbox.Outbox): GpuHolding records on jobmon.gpu.holdings,
--- written in the transaction of the batch that found them.
-CREATE TABLE outbox (
-    id            BIGSERIAL PRIMARY KEY,
-    topic         TEXT NOT NULL,
-    record_key    TEXT NOT NULL,
-    payload       TEXT,
-    replace_key   TEXT UNIQUE,
-    revision      INT NOT NULL DEFAULT 0,
-    created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
-    claimed_by    TEXT,
-    claimed_until TIMESTAMPTZ
-);
-CREATE INDEX outbox_topic_key ON outbox (topic, record_key, id);
+-- outbox is contracts' table (outbox.Outbox), created by its migration V0_3 (db/shared/outbox;
+-- docs/adr/0014-shared-tables-owned-by-contracts.md).

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobmon.testsupport.Management;
 import io.jobmon.testsupport.Tokens;
+import io.jobmon.testsupport.ZhCnText;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -83,8 +84,10 @@ class EdgeTest {
             given().auth().oauth2(token).contentType("application/json").body("{}").post("/api/v1/jobs/j-1/stop").then()
                     .statusCode(403).contentType("application/problem+json").header("X-Jobmon-Service", "gateway");
         }
-        given().auth().oauth2(userAndService).header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-1").then()
-                .statusCode(403).body("detail", containsString("服务身份"));
+        ZhCnText.assertChinese(given().auth().oauth2(userAndService)
+                .header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-1").then()
+                .statusCode(403).body("detail", containsString("服务身份"))
+                .extract().asString());
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/j-1").then().statusCode(200);
     }
 
@@ -162,8 +165,10 @@ class EdgeTest {
                 .contentType("application/problem+json").body("status", equalTo(414));
         given().auth().oauth2(Tokens.alice()).header("X-Big", "b".repeat(20 * 1024)).get("/api/v1/jobs").then()
                 .statusCode(431).contentType("application/problem+json").body("status", equalTo(431));
-        given().header("X-Big", "b".repeat(20 * 1024)).header("Accept-Language", "zh-CN").get("/api/v1/me").then()
-                .statusCode(431).contentType("application/problem+json").body("detail", containsString("请求头"));
+        ZhCnText.assertChinese(given().header("X-Big", "b".repeat(20 * 1024))
+                .header("Accept-Language", "zh-CN").get("/api/v1/me").then()
+                .statusCode(431).contentType("application/problem+json").body("detail", containsString("请求头"))
+                .extract().asString());
     }
 
     /** A percent-encoded path is the path it decodes to: it needs a token like any other, and its 401 has a body. */

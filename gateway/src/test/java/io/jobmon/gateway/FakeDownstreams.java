@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Stand-ins for the services behind the gateway (the end-to-end test uses the real ones): each echoes what it
  * received and names itself; {@code logs} streams SSE on demand; {@code diagnosis} is configured on a port
- * where nothing listens, as a service that is down; {@code metrics} as two replicas, the first of them down.
+ * where nothing listens, as a service that is down; {@code metrics} as two replicas, the first of them down. A follow
+ * with a stream ticket is echoed (what reached the service).
  */
 public class FakeDownstreams implements QuarkusTestResourceLifecycleManager {
 
@@ -57,7 +58,7 @@ public class FakeDownstreams implements QuarkusTestResourceLifecycleManager {
                     .put("openapi", "3.1.0")
                     .put("paths", new JsonObject().put("/api/v1/fake-" + name, new JsonObject()))
                     .encode());
-        } else if (path.endsWith("/logs/stream")) {
+        } else if (path.endsWith("/logs/stream") && req.getParam("ticket") == null) {
             req.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
             req.response().write("id: 1\ndata: first\n\n");
             vertx.executeBlocking(() -> secondEvent.await(30, TimeUnit.SECONDS))

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jobmon.testsupport.Management;
 import io.jobmon.testsupport.Tokens;
+import io.jobmon.testsupport.ZhCnText;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -44,6 +45,14 @@ class GatewayTest {
                 .body("roles", hasItems("user"))
                 .body("admin", equalTo(false));
         given().auth().oauth2(Tokens.admin()).get("/api/v1/me").then().statusCode(200).body("admin", equalTo(true));
+    }
+
+    @Test
+    void theGatewaysOwnPathsRefuseAQueryParameterTheyDoNotTakeWhileProxiedOnesAreTheServicesToJudge() {
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/me?verbose=true").then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("verbose"))
+                .body("errors[0].code", equalTo("field.no-parameters"));
+        routesTo(Tokens.alice(), "/api/v1/jobs?anything=1", "job");
     }
 
     @Test
@@ -103,9 +112,10 @@ class GatewayTest {
                 .header("Retry-After", notNullValue())
                 .body("type", equalTo("https://jobmon.io/problems/dependency-unavailable"))
                 .body("detail", containsString("diagnosis"));
-        given().auth().oauth2(Tokens.user("down").get()).header("Accept-Language", "zh-CN")
+        ZhCnText.assertChinese(given().auth().oauth2(Tokens.user("down").get()).header("Accept-Language", "zh-CN")
                 .get("/api/v1/jobs/j-1/diagnoses").then().statusCode(503)
-                .body("title", equalTo("服务暂不可用")).body("detail", equalTo("diagnosis 暂不可用"));
+                .body("title", equalTo("服务暂不可用")).body("detail", equalTo("诊断服务暂不可用"))
+                .extract().asString());
     }
 
     @Test

@@ -13,6 +13,7 @@ class RouteTableTest {
     @CsvSource({
             "/api/v1/jobs, job",
             "/api/v1/jobs/stats, job",
+            "/api/v1/jobs/statuses, job",
             "/api/v1/jobs/batch-delete, job",
             "/api/v1/jobs/j-1, job",
             "/api/v1/jobs/j-1/timeline, job",
@@ -53,6 +54,7 @@ class RouteTableTest {
     @CsvSource({
             "/api/v1/jobs, /api/v1/jobs",
             "/api/v1/jobs/stats, /api/v1/jobs/stats",
+            "/api/v1/jobs/statuses, /api/v1/jobs/statuses",
             "/api/v1/jobs/j-1, /api/v1/jobs/{id}",
             "/api/v1/jobs/j-1/, /api/v1/jobs/{id}",
             "/api/v1/jobs/j-1/logs/stream, /api/v1/jobs/{id}/logs/stream",

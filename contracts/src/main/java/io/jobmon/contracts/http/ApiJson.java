@@ -42,6 +42,28 @@ public class ApiJson implements ObjectMapperCustomizer {
     public static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
+    /**
+     * The same rules for what is written outside a REST resource (server-sent events, Vert.x routes): an answer's
+     * times never depend on which writer made it. Kafka records keep {@code CloudEvents.MAPPER} (full precision).
+     */
+    public static final ObjectMapper MAPPER = configure(new ObjectMapper().findAndRegisterModules()
+            .disable(com.fasterxml.jackson.databind.SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
+
+    /** {@code value} as JSON text by {@link #MAPPER}. */
+    public static String toJson(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("not writable as JSON: " + value.getClass().getName(), e);
+        }
+    }
+
+    /** An instant in the API's one format. */
+    public static String time(Instant t) {
+        return TIME.format(t);
+    }
+
     @Override
     public void customize(ObjectMapper mapper) {
         configure(mapper);

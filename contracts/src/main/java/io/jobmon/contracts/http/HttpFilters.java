@@ -5,7 +5,6 @@ import io.jobmon.contracts.i18n.Locales;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.DependencyFailures;
 import io.jobmon.contracts.problem.Problem;
-import io.jobmon.contracts.problem.ProblemMappers;
 import org.jboss.logging.Logger;
 import io.jobmon.contracts.events.CloudEvents;
 import io.quarkus.security.AuthenticationException;
@@ -45,6 +44,7 @@ public class HttpFilters {
     private final long maxBodyBytes;
     private final Set<String> largeBodyPaths;
     private final long largeBodyBytes;
+    private final boolean streamTickets;
 
     /**
      * @param maxBodySize {@code jobmon.http.max-body-size}: a request declaring a larger body gets a 413 problem.
@@ -52,11 +52,15 @@ public class HttpFilters {
      *        chunked bodies; what it refuses becomes the same problem.
      * @param largeBodyPaths {@code jobmon.http.large-body-paths}: paths that take larger bodies (evidence bundles)
      * @param largeBodySize {@code jobmon.http.large-body-size}: their limit
+     * @param streamTickets {@code jobmon.http.stream-ticket.enabled}: the follow's ticket form passes without a token
+     *        (gateway, log-service; {@link StreamTickets})
      */
     public HttpFilters(@ConfigProperty(name = "quarkus.application.name") String service,
             @ConfigProperty(name = "jobmon.http.max-body-size", defaultValue = "10M") MemorySize maxBodySize,
             @ConfigProperty(name = "jobmon.http.large-body-paths") Optional<Set<String>> largeBodyPaths,
-            @ConfigProperty(name = "jobmon.http.large-body-size", defaultValue = "10M") MemorySize largeBodySize) {
+            @ConfigProperty(name = "jobmon.http.large-body-size", defaultValue = "10M") MemorySize largeBodySize,
+            @ConfigProperty(name = StreamTickets.ENABLED, defaultValue = "false") boolean streamTickets) {
+        this.streamTickets = streamTickets;
         this.service = service;
         this.maxBodyBytes = maxBodySize.asLongValue();
         this.largeBodyPaths = largeBodyPaths.orElse(Set.of());
@@ -109,11 +113,12 @@ public class HttpFilters {
         rc.next();
     }
 
-    private static boolean needsTokenButHasNone(RoutingContext rc) {
+    private boolean needsTokenButHasNone(RoutingContext rc) {
         // The path as the router and the security policy match it (percent-encoded letters decoded: /%61pi is /api).
         String path = rc.normalizedPath();
-        if (path == null || !path.startsWith("/api/") || rc.request().method() == HttpMethod.OPTIONS) {
-            return false;
+        if (path == null || !path.startsWith("/api/") || rc.request().method() == HttpMethod.OPTIONS
+                || streamTickets && StreamTickets.isTicketFollow(rc)) {
+            return false; // a stream ticket stands for the token on exactly one request form (StreamTickets)
         }
         String auth = rc.request().getHeader("Authorization");
         return auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7);
@@ -167,7 +172,7 @@ public class HttpFilters {
         RouteTags.unlessRouted(rc);
         I18n i18n = I18n.current();
         Locale locale = i18n.locale(rc.request().getHeader(I18n.ACCEPT_LANGUAGE));
-        Problem body = i18n.localize(problem, locale).withInstance(rc.request().path(), rc.get(RequestIds.MDC_KEY));
+        Problem body = problem.localize(i18n, locale).withInstance(rc.request().path(), rc.get(RequestIds.MDC_KEY));
         if (body.status() == 401) {
             rc.response().putHeader("WWW-Authenticate", "Bearer");
         }

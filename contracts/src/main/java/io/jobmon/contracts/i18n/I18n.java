@@ -1,14 +1,11 @@
 package io.jobmon.contracts.i18n;
 
-import io.jobmon.contracts.problem.Problem;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 import io.quarkus.arc.InstanceHandle;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -92,30 +89,5 @@ public class I18n {
             return null;
         }
         return h.get().getCurrent().request().getHeader(ACCEPT_LANGUAGE);
-    }
-
-    /**
-     * The problem in {@code locale}: its title by status, its detail and field messages from their catalogue keys
-     * (texts given literally stay as they are). A 400 without a detail says which fields are wrong.
-     */
-    public Problem localize(Problem p, Locale locale) {
-        Texts t = texts(locale);
-        String titleKey = "problem.title." + p.status();
-        String title = catalogue.has(titleKey) ? t.text(titleKey) : p.title();
-        List<Problem.FieldError> errors = null;
-        if (p.errors() != null) {
-            errors = new ArrayList<>(p.errors().size());
-            for (Problem.FieldError e : p.errors()) {
-                errors.add(e.code() != null && e.message() == null
-                        ? new Problem.FieldError(e.field(), t.text(e.code(), e.args()), e.code(), null) : e);
-            }
-        }
-        String detail = p.detailText() != null ? t.text(p.detailText()) : p.detail();
-        if (detail == null && errors != null && !errors.isEmpty()) {
-            detail = errors.size() == 1 ? errors.get(0).field() + ": " + errors.get(0).message()
-                    : t.text("problem.invalid-fields", String.join(", ", errors.stream()
-                            .map(Problem.FieldError::field).distinct().toList()));
-        }
-        return new Problem(p.type(), title, p.status(), detail, p.instance(), errors, p.requestId(), null);
     }
 }

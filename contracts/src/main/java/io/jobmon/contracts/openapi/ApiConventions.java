@@ -38,7 +38,8 @@ public class ApiConventions implements OASFilter {
 
     /** In code order (a Map.of would change the generated documents' order from one JVM run to the next). */
     private static final Map<String, String> ALWAYS = new java.util.TreeMap<>(Map.of(
-            "400", "invalid request: a parameter, the body or the URI (the problem names each field)",
+            "400", "invalid request: a parameter (also one the operation does not take), the body or the URI (the problem "
+                    + "names each field)",
             "401", "no valid bearer token (missing, expired, forged, another audience)",
             "403", "the caller lacks the platform role, or may see the resource but not do this to it",
             "429", "too many requests from this caller (the gateway's rate limit); see Retry-After",

@@ -42,22 +42,10 @@ import org.jboss.logging.Logger;
  * An instance that dies after claiming leaves its rows to whoever claims after {@code claim-ttl}. Consumers see
  * a record at least once, so they apply it idempotently.
  *
- * <p>The table, created by each service's own migration (SQL names it unqualified; {@code search_path} is the
- * service's schema):
- * <pre>
- * CREATE TABLE outbox (
- *     id            BIGSERIAL PRIMARY KEY,
- *     topic         TEXT NOT NULL,
- *     record_key    TEXT NOT NULL,
- *     payload       TEXT,                  -- null: a tombstone
- *     replace_key   TEXT UNIQUE,           -- set by replace(): a newer record of the key replaces an unsent one
- *     revision      INT NOT NULL DEFAULT 0,
- *     created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
- *     claimed_by    TEXT,
- *     claimed_until TIMESTAMPTZ
- * );
- * CREATE INDEX outbox_topic_key ON outbox (topic, record_key, id);
- * </pre>
+ * <p>The table: contracts' migration {@code db/shared/outbox/V0_3__outbox.sql}, which each publishing service loads
+ * ({@code quarkus.flyway.locations}, ADR 0014). {@code payload} null is a tombstone; {@code replace_key}, set by
+ * replace(), lets a newer record of the key replace an unsent one. SQL names it unqualified ({@code search_path} is
+ * the service's schema).
  */
 @ApplicationScoped
 public class Outbox {
@@ -66,6 +54,11 @@ public class Outbox {
 
     private static final String APPEND = "INSERT INTO outbox (topic, record_key, payload)"
             + " SELECT $1, k, p FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS x(k, p, o) ORDER BY o";
+    // The same, the rows claimed by this instance from the start: its caller publishes them right after its commit
+    // (publish), with no claim round trip; rows it never publishes are the relay's once the claim expires.
+    private static final String APPEND_OWNED = "INSERT INTO outbox (topic, record_key, payload, claimed_by, claimed_until)"
+            + " SELECT $1, k, p, $4, now() + make_interval(secs => $5)"
+            + " FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS x(k, p, o) ORDER BY o RETURNING id";
     private static final String REPLACE = "INSERT INTO outbox (topic, record_key, payload, replace_key)"
             + " VALUES ($1, $2, $3, $1 || '/' || $2) ON CONFLICT (replace_key) DO UPDATE"
             + " SET payload = EXCLUDED.payload, revision = outbox.revision + 1, created_at = now()";
@@ -126,6 +119,46 @@ public class Outbox {
         topics.add(topic);
         return tx.preparedQuery(APPEND).execute(Tuple.of(topic, keys.toArray(String[]::new),
                 payloads.toArray(String[]::new))).replaceWithVoid();
+    }
+
+    /**
+     * Appends records to publish in this order, in the caller's transaction, claimed by this instance: once the
+     * transaction commits, the caller hands the entries to {@link #publish} and they go out at once, without a relay
+     * round's claim. Entries never published (the caller failed, the instance died) are the relay's after
+     * {@code claim-ttl}, like any claim of an instance that stopped.
+     */
+    public Uni<List<OutboxEntry>> appendOwned(SqlClient tx, String topic, List<String> keys, List<String> payloads) {
+        if (keys.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        topics.add(topic);
+        return tx.preparedQuery(APPEND_OWNED).execute(Tuple.of(topic, keys.toArray(String[]::new),
+                payloads.toArray(String[]::new), instance, (double) config.claimTtl().toMillis() / 1000.0))
+                .map(rows -> {
+                    // The identities follow the ordinality (ORDER BY o), so sorted they pair with the records.
+                    long[] ids = new long[rows.size()];
+                    int i = 0;
+                    for (Row r : rows) {
+                        ids[i++] = r.getLong(0);
+                    }
+                    java.util.Arrays.sort(ids);
+                    List<OutboxEntry> out = new ArrayList<>(ids.length);
+                    for (i = 0; i < ids.length; i++) {
+                        out.add(new OutboxEntry(ids[i], topic, keys.get(i), payloads.get(i), 0));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * Publishes entries this instance appended with {@link #appendOwned} and committed: sends them, deletes what the
+     * broker acknowledged and releases the rest to the relay. The number acknowledged.
+     */
+    public Uni<Integer> publish(List<OutboxEntry> owned) {
+        if (owned.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return sender().send(owned).chain(acked -> finish(owned, acked));
     }
 
     public Uni<Void> append(SqlClient tx, String topic, String key, String payload) {

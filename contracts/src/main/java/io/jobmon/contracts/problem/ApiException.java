@@ -4,7 +4,7 @@ import io.jobmon.contracts.i18n.Text;
 import java.util.List;
 
 /**
- * An error the API answers on purpose. Services throw it through its factories; {@link ProblemMappers} turns it
+ * An error the API answers on purpose. Services throw it through its factories; {@link io.jobmon.contracts.http.ProblemMappers} turns it
  * into a problem body with the status it carries, in the reader's language when its detail and field messages are
  * catalogue keys ({@link Text}, {@link Problem.FieldError#of}). Never carries a stack trace to the client.
  */

@@ -2,9 +2,12 @@ package io.jobmon.contracts.problem;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.jobmon.contracts.i18n.I18n;
 import io.jobmon.contracts.i18n.Text;
+import io.jobmon.contracts.i18n.Texts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The one error body of the suite: RFC 9457 {@code application/problem+json}.
@@ -29,6 +32,31 @@ public record Problem(String type, String title, int status, String detail, Stri
     public Problem(String type, String title, int status, String detail, String instance, List<FieldError> errors,
             String requestId) {
         this(type, title, status, detail, instance, errors, requestId, null);
+    }
+
+    /**
+     * This problem in {@code locale}: its title by status, its detail and field messages from their catalogue keys
+     * (texts given literally stay as they are). A 400 without a detail says which fields are wrong.
+     */
+    public Problem localize(I18n i18n, Locale locale) {
+        Texts t = i18n.texts(locale);
+        String titleKey = "problem.title." + status;
+        String localTitle = i18n.catalogue().has(titleKey) ? t.text(titleKey) : title;
+        List<FieldError> localErrors = null;
+        if (errors != null) {
+            localErrors = new ArrayList<>(errors.size());
+            for (FieldError e : errors) {
+                localErrors.add(e.code() != null && e.message() == null
+                        ? new FieldError(e.field(), t.text(e.code(), e.args()), e.code(), null) : e);
+            }
+        }
+        String localDetail = detailText != null ? t.text(detailText) : detail;
+        if (localDetail == null && localErrors != null && !localErrors.isEmpty()) {
+            localDetail = localErrors.size() == 1 ? localErrors.get(0).field() + ": " + localErrors.get(0).message()
+                    : t.text("problem.invalid-fields", String.join(", ", localErrors.stream()
+                            .map(FieldError::field).distinct().toList()));
+        }
+        return new Problem(type, localTitle, status, localDetail, instance, localErrors, requestId, null);
     }
 
     /**

@@ -8,13 +8,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * The one {@code jobmon.job.changes} consumer of every service that keeps the job-access read model: present in a
- * service whose configuration connects the {@value JobChanges#CHANNEL} channel
- * ({@code mp.messaging.incoming.job-changes.connector=smallrye-kafka}). Each record goes through {@link JobChanges}
- * with the service's own {@link JobChanges.Facts} bean (none: {@link JobChanges#ACCESS_ONLY}).
+ * The one {@code jobmon.job.changes} consumer of every service that keeps the job-access read model: present unless
+ * the service disables the {@value JobChanges#CHANNEL} channel ({@code mp.messaging.incoming.job-changes.enabled=false},
+ * a build-time condition; the channel itself is configured by contracts' {@code microprofile-config.properties}). Each
+ * record goes through {@link JobChanges} with the service's own {@link JobChanges.Facts} bean (none:
+ * {@link JobChanges#ACCESS_ONLY}).
  */
 @ApplicationScoped
-@IfBuildProperty(name = "mp.messaging.incoming.job-changes.connector", stringValue = "smallrye-kafka")
+@IfBuildProperty(name = "mp.messaging.incoming.job-changes.enabled", stringValue = "true", enableIfMissing = true)
 public class JobChangesConsumer {
 
     private final JobChanges changes;

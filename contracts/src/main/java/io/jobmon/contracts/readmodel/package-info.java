@@ -4,19 +4,9 @@
  * access rule is applied without calling job-service.
  *
  * <h2>Table</h2>
- * Each service owns a copy of this table in its own schema, created by one of its Flyway migrations:
- * <pre>
- * CREATE TABLE job_access (
- *     job_id      TEXT PRIMARY KEY,
- *     tenant      TEXT NOT NULL,
- *     owner       TEXT NOT NULL,
- *     project     TEXT,
- *     visibility  TEXT NOT NULL DEFAULT 'PRIVATE',
- *     shares      TEXT[] NOT NULL DEFAULT '{}',
- *     version     BIGINT NOT NULL,
- *     deleted     BOOLEAN NOT NULL DEFAULT FALSE
- * );
- * </pre>
+ * Each service has this table (job → tenant, owner, project, visibility, shares, version, deleted) in its own schema,
+ * created by contracts' Flyway migration {@code db/shared/job-access/V0_1__job_access.sql}, which the service loads
+ * ({@code quarkus.flyway.locations}, ADR 0014).
  * Like all of a service's SQL, the store names the table unqualified: the service's reactive connections have
  * {@code search_path} set to its schema ({@code quarkus.datasource.reactive.additional-properties.search_path}).
  *
@@ -24,17 +14,14 @@
  * <pre>
  * // 1. beans: contracts' AccessWiring produces JobAccessStore and JobGuard on the service's reactive pool
  *
- * // 2. the consumer is contracts' JobChangesConsumer, present when the service connects the channel (below): it
- * //    checks the envelope and writes the access row and the service's own facts in one transaction, under the
- * //    suite's consumer rule (InvalidRecordException → DLQ; any other failure retried until it succeeds). A service
- * //    that keeps more of a job than its access row has one bean implementing JobChanges.Facts.
- * // application.properties
- * //   mp.messaging.incoming.job-changes.connector=smallrye-kafka
- * //   mp.messaging.incoming.job-changes.topic=jobmon.job.changes
+ * // 2. the consumer is contracts' JobChangesConsumer, present unless the service disables the channel
+ * //    (mp.messaging.incoming.job-changes.enabled=false, as job-service does): it checks the envelope and writes the
+ * //    access row and the service's own facts in one transaction, under the suite's consumer rule
+ * //    (InvalidRecordException → DLQ; any other failure retried until it succeeds). A service that keeps more of a
+ * //    job than its access row has one bean implementing JobChanges.Facts (or produces one: JobChanges.Facts.of).
+ * // application.properties: the channel comes from contracts' META-INF/microprofile-config.properties (ADR 0015);
+ * // the service names its consumer group
  * //   mp.messaging.incoming.job-changes.group.id=log-service
- * //   mp.messaging.incoming.job-changes.auto.offset.reset=earliest
- * //   mp.messaging.incoming.job-changes.failure-strategy=dead-letter-queue
- * //   mp.messaging.incoming.job-changes.dead-letter-queue.topic=jobmon.job.changes.dlq
  *
  * // 3. in a resource
  * return guard.require(CallerFactory.fromToken(jwt), jobId, Permission.READ_LOGS)

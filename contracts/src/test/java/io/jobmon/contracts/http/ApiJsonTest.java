@@ -35,7 +35,7 @@ class ApiJsonTest {
     Problem refused(String json) {
         JsonProcessingException e = assertThrows(JsonProcessingException.class, () -> mapper.readValue(json, Spec.class),
                 json);
-        return i18n.localize(JsonErrors.badRequest(e).toProblem(), Locales.EN);
+        return JsonErrors.badRequest(e).toProblem().localize(i18n, Locales.EN);
     }
 
     @Test

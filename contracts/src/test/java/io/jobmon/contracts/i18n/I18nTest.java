@@ -27,8 +27,8 @@ class I18nTest {
     @Test
     void aBadLimitReadsInChineseWithTheSameTypeFieldAndCode() {
         Problem raw = thrown(() -> Limits.parse("abc"));
-        Problem zh = i18n.localize(raw, Locales.ZH_CN);
-        Problem en = i18n.localize(raw, Locales.EN);
+        Problem zh = raw.localize(i18n, Locales.ZH_CN);
+        Problem en = raw.localize(i18n, Locales.EN);
         assertEquals("请求无效", zh.title());
         assertEquals("Bad Request", en.title());
         assertEquals("limit: 必须是 1 到 500 之间的整数", zh.detail());
@@ -41,22 +41,22 @@ class I18nTest {
 
     @Test
     void severalInvalidFieldsAreListedInTheDetail() {
-        Problem p = i18n.localize(ApiException.badRequest(List.of(Problem.FieldError.of("from", "field.time"),
-                Problem.FieldError.of("to", "field.time"))).toProblem(), Locales.ZH_CN);
+        Problem p = ApiException.badRequest(List.of(Problem.FieldError.of("from", "field.time"),
+                Problem.FieldError.of("to", "field.time"))).toProblem().localize(i18n, Locales.ZH_CN);
         assertEquals("请求无效：from, to", p.detail());
         assertEquals("必须是 RFC 3339 时间，例如 2026-01-31T08:00:00Z", p.errors().get(1).message());
     }
 
     @Test
     void aLiteralTextStaysAsItIsButTheTitleIsTranslated() {
-        Problem p = i18n.localize(ApiException.conflict("job j-1 is RUNNING").toProblem(), Locales.ZH_CN);
+        Problem p = ApiException.conflict("job j-1 is RUNNING").toProblem().localize(i18n, Locales.ZH_CN);
         assertEquals("状态冲突", p.title());
         assertEquals("job j-1 is RUNNING", p.detail());
     }
 
     @Test
     void theArgumentsOfAKeyAreNotPartOfTheBody() {
-        String body = CloudEvents.toJson(i18n.localize(thrown(() -> Limits.parse("0")), Locales.EN));
+        String body = CloudEvents.toJson(thrown(() -> Limits.parse("0")).localize(i18n, Locales.EN));
         assertEquals(-1, body.indexOf("\"args\""), body);
         assertEquals(-1, body.indexOf("detailText"), body);
     }

@@ -50,7 +50,7 @@ class OutboxTest {
     static String schema;
 
     @BeforeAll
-    static void database() {
+    static void database() throws java.io.IOException {
         EmbeddedPostgresDb.Connection c = EmbeddedPostgresDb.connection();
         URI uri = URI.create(c.url());
         schema = "outbox_test_" + UUID.randomUUID().toString().substring(0, 8);
@@ -63,19 +63,16 @@ class OutboxTest {
         PgConnectOptions opts = new PgConnectOptions(admin).addProperty("search_path", schema);
         pool = Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(6)).connectingTo(opts)
                 .using(vertx.getDelegate()).build());
-        pool.query("""
-                CREATE TABLE outbox (
-                    id            BIGSERIAL PRIMARY KEY,
-                    topic         TEXT NOT NULL,
-                    record_key    TEXT NOT NULL,
-                    payload       TEXT,
-                    replace_key   TEXT UNIQUE,
-                    revision      INT NOT NULL DEFAULT 0,
-                    created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
-                    claimed_by    TEXT,
-                    claimed_until TIMESTAMPTZ
-                )""").execute().await().indefinitely();
-        pool.query("CREATE INDEX outbox_topic_key ON outbox (topic, record_key, id)").execute().await().indefinitely();
+        // The table as every service gets it: contracts' own migration (ADR 0014).
+        String ddl;
+        try (var in = OutboxTest.class.getClassLoader().getResourceAsStream("db/shared/outbox/V0_3__outbox.sql")) {
+            ddl = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).replaceAll("(?m)^--.*$", "");
+        }
+        for (String statement : ddl.split(";")) {
+            if (!statement.isBlank()) {
+                pool.query(statement).execute().await().indefinitely();
+            }
+        }
     }
 
     @AfterAll
@@ -227,6 +224,27 @@ class OutboxTest {
         sent.clear();
         outbox(10, recording(sent, e -> true, Duration.ZERO)).relay().await().indefinitely();
         assertEquals(List.of("k:1", "k:2"), sent, "sent again, in order");
+        assertEquals(0, rows());
+    }
+
+    @Test
+    void recordsAppendedOwnedArePublishedByTheirWriterAloneAndWhatItCouldNotSendIsReleased() {
+        List<String> sent = new CopyOnWriteArrayList<>();
+        Outbox writer = outbox(10, recording(sent, e -> !"k2".equals(e.key()), Duration.ZERO));
+        List<OutboxEntry> owned = pool.withTransaction(tx -> writer.appendOwned(tx, "t", List.of("k1", "k2", "k1"),
+                List.of("a", "b", "c"))).await().indefinitely();
+        assertEquals(List.of("k1:a", "k2:b", "k1:c"), owned.stream().map(e -> e.key() + ":" + e.payload()).toList(),
+                "the entries pair each record with its row, in the order given");
+        List<String> other = new CopyOnWriteArrayList<>();
+        assertEquals(0, outbox(10, recording(other, e -> true, Duration.ZERO)).relay().await().indefinitely(),
+                "another instance's relay leaves rows its writer claimed");
+        assertEquals(List.of(), other);
+        assertEquals(2, writer.publish(owned).await().indefinitely());
+        assertEquals(List.of("k1:a", "k2:b", "k1:c"), sent);
+        assertEquals(1, rows(), "k2:b was not acknowledged: it stays");
+        sent.clear();
+        outbox(10, recording(other, e -> true, Duration.ZERO)).relay().await().indefinitely();
+        assertEquals(List.of("k2:b"), other, "released to the relay, which sends it");
         assertEquals(0, rows());
     }
 

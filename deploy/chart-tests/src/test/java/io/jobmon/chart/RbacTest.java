@@ -24,11 +24,22 @@ class RbacTest {
     private static final String INGEST = "jobmon-event-ingest-service";
 
     @Test
-    void jobServiceMayCreateAndDeleteBatchJobsInTheJobNamespaceAndNothingElse() {
-        Role role = role(Rendered.defaults(), JOBS, "jobmon-jobs");
+    void jobServiceMayCreateAndDeleteBatchJobsInTheJobNamespaceAndReadNodesAndNothingElse() {
+        Rendered r = Rendered.defaults();
+        Role role = role(r, JOBS, "jobmon-jobs");
         assertEquals(Set.of("batch/jobs:create", "batch/jobs:delete", "batch/jobs:get", "batch/jobs:list",
                 "batch/jobs:watch"), grants(role.getRules()));
-        assertBoundTo(Rendered.defaults(), role, JOBS);
+        assertBoundTo(r, role, JOBS);
+        ClusterRole nodes = clusterRole(r, JOBS);
+        assertEquals(Set.of("/nodes:get", "/nodes:list"), grants(nodes.getRules()),
+                "the nodes' GPUs: a job asking for more than the cluster has is refused at submission");
+        assertTrue(r.all(ClusterRoleBinding.class).stream().anyMatch(b -> b.getRoleRef().getName()
+                .equals(nodes.getMetadata().getName()) && JOBS.equals(b.getSubjects().get(0).getName())));
+    }
+
+    private static ClusterRole clusterRole(Rendered r, String service) {
+        return r.all(ClusterRole.class).stream().filter(c -> c.getMetadata().getName().startsWith(service + "-"))
+                .findFirst().orElseThrow(() -> new AssertionError("no ClusterRole of " + service));
     }
 
     @Test
@@ -38,10 +49,11 @@ class RbacTest {
         assertEquals(Set.of("/pods:get", "/pods:list", "/pods:watch", "/events:get", "/events:list", "/events:watch",
                 "batch/jobs:get", "batch/jobs:list", "batch/jobs:watch"), grants(role.getRules()));
         assertBoundTo(r, role, INGEST);
-        ClusterRole nodes = r.all(ClusterRole.class).get(0);
+        ClusterRole nodes = clusterRole(r, INGEST);
         assertEquals(Set.of("/nodes:get", "/nodes:list", "/nodes:watch", "/events:list", "/events:watch"),
                 grants(nodes.getRules()), "nodes, and the events about them in any namespace (NodeEventWatcher)");
-        ClusterRoleBinding binding = r.all(ClusterRoleBinding.class).get(0);
+        ClusterRoleBinding binding = r.all(ClusterRoleBinding.class).stream()
+                .filter(b -> b.getRoleRef().getName().equals(nodes.getMetadata().getName())).findFirst().orElseThrow();
         assertEquals(nodes.getMetadata().getName(), binding.getRoleRef().getName());
         assertEquals(INGEST, binding.getSubjects().get(0).getName());
         assertEquals(Rendered.NAMESPACE, binding.getSubjects().get(0).getNamespace());

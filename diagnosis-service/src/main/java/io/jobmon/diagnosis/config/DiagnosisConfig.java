@@ -137,6 +137,11 @@ public interface DiagnosisConfig {
         @WithDefault("4320")
         int maxRunPoints();
 
+        /** Most points per series of the metric snapshot kept with a diagnosis (repeated values dropped first, then
+         * thinned keeping the shape: largest-triangle-three-buckets). */
+        @WithDefault("300")
+        int snapshotPoints();
+
         /** Calls to the sources in flight at once, over all tasks of this instance. */
         @WithDefault("8")
         int parallelCalls();

@@ -47,7 +47,8 @@ final class BehaviourRules {
             } else {
                 continue;
             }
-            String reasons = reasons(t.mask());
+            String reasons = reasons(t.mask(), false);
+            String reasonsZh = reasons(t.mask(), true);
             String since = t.firstThermal() == null ? "" : " from " + Fmt.clock(t.firstThermal());
             String temp = Double.isNaN(t.maxTemp()) ? "" : ", max temperature " + Fmt.num(t.maxTemp()) + " C";
             String clock = Double.isNaN(t.clockRatio()) ? "" : ", SM clock " + Fmt.percent(t.clockRatio()) + " of its start";
@@ -55,9 +56,10 @@ final class BehaviourRules {
             String tempZh = Double.isNaN(t.maxTemp()) ? "" : "，最高温度 " + Fmt.num(t.maxTemp()) + " C";
             String clockZh = Double.isNaN(t.clockRatio()) ? "" : "，SM 时钟降至初始的 " + Fmt.percent(t.clockRatio());
             Localized detail = new Localized("throttle reasons " + reasons + since + temp + clock,
-                    sinceZh + "降频原因 " + reasons + tempZh + clockZh);
-            Localized text = new Localized("throttle reasons " + reasons + " on GPU " + t.gpu() + since + temp + clock,
-                    "GPU " + t.gpu() + " " + sinceZh + "降频原因 " + reasons + tempZh + clockZh);
+                    sinceZh + "降频原因 " + reasonsZh + tempZh + clockZh);
+            Localized g = MetricLabels.gpu(t.gpu());
+            Localized text = new Localized("throttle reasons " + reasons + " on " + g.en() + since + temp + clock,
+                    g.zh() + " " + sinceZh + "降频原因 " + reasonsZh + tempZh + clockZh);
             out.computeIfAbsent(Category.GPU_THERMAL_THROTTLING, k -> new Candidate(catalogue.category(k)))
                     .support(w, true, t.firstThermal(), t.pod(), host(t.gpu()), detail)
                     .evidence(new BilingualEvidence(Evidence.METRIC, t.firstThermal(), t.pod(), text), w);
@@ -84,10 +86,11 @@ final class BehaviourRules {
         Candidate c = out.computeIfAbsent(Category.DATA_LOADING_BOTTLENECK, k -> new Candidate(catalogue.category(k)));
         if (sawtooth) {
             MetricReport.Util u = saw.get(0);
+            Localized g = MetricLabels.gpu(u.gpu());
             Localized text = new Localized(String.format(Locale.ROOT, "GPU utilisation saw-tooth on %d of %d GPUs (e.g. %s: "
-                    + "%d busy/idle alternations, mean %.0f %%)", saw.size(), metrics.util().size(), u.gpu(), u.transitions(),
+                    + "%d busy/idle alternations, mean %.0f %%)", saw.size(), metrics.util().size(), g.en(), u.transitions(),
                     u.mean()), String.format(Locale.ROOT, "%d/%d 块 GPU 的利用率呈锯齿状（如 %s：忙闲交替 %d 次，平均 %.0f %%）",
-                    saw.size(), metrics.util().size(), u.gpu(), u.transitions(), u.mean()));
+                    saw.size(), metrics.util().size(), g.zh(), u.transitions(), u.mean()));
             c.support(dataBound || !hints.isEmpty() ? 0.85 : 0.7, true, u.first(), u.pod(), host(u.gpu()),
                             new Localized("saw-tooth GPU utilisation, mean " + Math.round(u.mean()) + " %",
                                     "GPU 利用率呈锯齿状，平均 " + Math.round(u.mean()) + " %"))
@@ -148,28 +151,29 @@ final class BehaviourRules {
         return BilingualEvidence.quote(Evidence.LOG, l.time(), l.pod(), SourceTexts.clip(l.line(), PatternMatcher.QUOTE_LIMIT));
     }
 
-    static String reasons(long mask) {
+    /** The throttle reasons of a clocks-event bitmask (DCGM_FI_DEV_CLOCK_THROTTLE_REASONS), in English or Chinese. */
+    static String reasons(long mask, boolean zh) {
         List<String> r = new ArrayList<>();
         if ((mask & 0x02) != 0 || (mask & 0x04) != 0) {
-            r.add("power cap");
+            r.add(zh ? "功耗上限" : "power cap");
         }
         if ((mask & 0x08) != 0) {
-            r.add("HW slowdown");
+            r.add(zh ? "硬件降速" : "HW slowdown");
         }
         if ((mask & 0x20) != 0) {
-            r.add("SW thermal");
+            r.add(zh ? "软件温控" : "SW thermal");
         }
         if ((mask & 0x40) != 0) {
-            r.add("HW thermal");
+            r.add(zh ? "硬件温控" : "HW thermal");
         }
         if ((mask & 0x80) != 0) {
-            r.add("HW power brake");
+            r.add(zh ? "硬件功率制动" : "HW power brake");
         }
-        return "0x" + Long.toHexString(mask) + (r.isEmpty() ? "" : " (" + String.join(", ", r) + ")");
+        return "0x" + Long.toHexString(mask) + (r.isEmpty() ? "" : zh ? "（" + String.join("、", r) + "）"
+                : " (" + String.join(", ", r) + ")");
     }
 
     static String host(String gpu) {
-        int slash = gpu.lastIndexOf('/');
-        return slash > 0 ? gpu.substring(0, slash) : gpu;
+        return MetricLabels.host(gpu);
     }
 }

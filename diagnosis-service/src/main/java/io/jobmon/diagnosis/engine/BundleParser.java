@@ -36,7 +36,7 @@ final class BundleParser {
 
     static EvidenceBundle parse(JsonNode root) {
         if (root == null || !root.isObject()) {
-            throw new BundleValidationException("$", "the bundle must be a JSON object");
+            throw new BundleValidationException("$", "json.expected.object", "the bundle must be a JSON object");
         }
         return new EvidenceBundle(
                 job(object(root, "job", "job")),
@@ -54,7 +54,8 @@ final class BundleParser {
             return Set.of();
         }
         if (!n.isArray()) {
-            throw new BundleValidationException("missingSources", "must be an array of source names");
+            throw new BundleValidationException("missingSources", "json.expected.array",
+                    "must be an array of source names");
         }
         Set<String> out = new LinkedHashSet<>();
         for (int i = 0; i < n.size(); i++) {
@@ -62,7 +63,7 @@ final class BundleParser {
             String name = s != null && s.isTextual() ? s.asText().trim().toLowerCase(Locale.ROOT) : null;
             if (name == null || !EvidenceBundle.SOURCES.contains(name)) {
                 throw new BundleValidationException("missingSources[" + i + "]",
-                        "must be one of job, pods, events, logs, metrics");
+                        "bundle.missing-source", "must be one of job, pods, events, logs, metrics");
             }
             out.add(name);
         }
@@ -88,7 +89,7 @@ final class BundleParser {
         JsonNode cs = n.get("containers");
         if (cs != null && !cs.isNull()) {
             if (!cs.isArray()) {
-                throw new BundleValidationException(path + ".containers", "must be an array");
+                throw new BundleValidationException(path + ".containers", "json.expected.array", "must be an array");
             }
             for (int i = 0; i < cs.size(); i++) {
                 String p = path + ".containers[" + i + "]";
@@ -126,7 +127,8 @@ final class BundleParser {
                     continue;
                 }
                 if (!e.getValue().isValueNode()) {
-                    throw new BundleValidationException(path + ".labels." + e.getKey(), "must be a string");
+                    throw new BundleValidationException(path + ".labels." + e.getKey(), "json.expected.string",
+                            "must be a string");
                 }
                 labels.put(e.getKey(), e.getValue().asText());
             }
@@ -135,7 +137,8 @@ final class BundleParser {
         JsonNode ss = n.get("samples");
         if (ss != null && !ss.isNull()) {
             if (!ss.isArray()) {
-                throw new BundleValidationException(path + ".samples", "must be an array of [time, value] pairs");
+                throw new BundleValidationException(path + ".samples", "bundle.samples",
+                        "must be an array of [time, value] pairs");
             }
             for (int i = 0; i < ss.size(); i++) {
                 samples.add(sample(ss.get(i), path + ".samples[" + i + "]"));
@@ -146,7 +149,7 @@ final class BundleParser {
 
     private static EvidenceBundle.Sample sample(JsonNode s, String path) {
         if (s == null || !s.isArray() || s.size() != 2) {
-            throw new BundleValidationException(path, "a sample must be a [time, number] pair");
+            throw new BundleValidationException(path, "bundle.sample-pair", "a sample must be a [time, number] pair");
         }
         JsonNode t = s.get(0);
         Instant time;
@@ -158,7 +161,8 @@ final class BundleParser {
             time = null;
         }
         if (time == null) {
-            throw new BundleValidationException(path, "the sample time must be an RFC 3339 string");
+            throw new BundleValidationException(path, "bundle.sample-time",
+                    "the sample time must be an RFC 3339 string");
         }
         JsonNode v = s.get(1);
         double value;
@@ -168,10 +172,10 @@ final class BundleParser {
             try {
                 value = Double.parseDouble(v.asText().trim());
             } catch (NumberFormatException e) {
-                throw new BundleValidationException(path, "the sample value must be a number");
+                throw new BundleValidationException(path, "json.expected.number", "the sample value must be a number");
             }
         } else {
-            throw new BundleValidationException(path, "the sample value must be a number");
+            throw new BundleValidationException(path, "json.expected.number", "the sample value must be a number");
         }
         return new EvidenceBundle.Sample(time, value);
     }
@@ -186,7 +190,7 @@ final class BundleParser {
             return List.of();
         }
         if (!a.isArray()) {
-            throw new BundleValidationException(key, "must be an array");
+            throw new BundleValidationException(key, "json.expected.array", "must be an array");
         }
         List<T> out = new ArrayList<>(a.size());
         for (int i = 0; i < a.size(); i++) {

@@ -83,8 +83,10 @@ final class CatalogueSignals {
             String gpu = gpuOf(m);
             String shown = "bitmask".equals(row.signal()) ? "0x" + Long.toHexString((long) f.value())
                     : "counter-increase".equals(row.signal()) ? "+" + Fmt.num(f.delta()) : Fmt.num(f.value());
-            Localized text = new Localized(m.name() + " " + shown + " on GPU " + gpu + " (" + row.explanation().en() + ")",
-                    "GPU " + gpu + " 的 " + m.name() + " " + shown + "（" + row.explanation().zh() + "）");
+            Localized g = MetricLabels.gpu(gpu);
+            Localized series = MetricLabels.series(m.name());
+            Localized text = new Localized(series.en() + " " + shown + " on " + g.en() + " (" + row.explanation().en()
+                    + ")", g.zh() + " 的" + series.zh() + " " + shown + "（" + row.explanation().zh() + "）");
             support(out, catalogue, row, f.time(), m.label("pod"), hostOf(m), text, goesOn ? WHILE_TRAINING : FAULT);
         }
     }
@@ -112,9 +114,10 @@ final class CatalogueSignals {
             if (row == null || !relevant(x.time(), ctx, judge)) {
                 continue;
             }
-            String gpu = gpuOf(m);
-            Localized text = new Localized("DCGM_FI_DEV_XID_ERRORS = " + code + " on GPU " + gpu + " ("
-                    + row.explanation().en() + ")", "GPU " + gpu + " 的 DCGM_FI_DEV_XID_ERRORS = " + code + "（"
+            Localized g = MetricLabels.gpu(gpuOf(m));
+            Localized series = MetricLabels.series("DCGM_FI_DEV_XID_ERRORS");
+            Localized text = new Localized(series.en() + " = " + code + " on " + g.en() + " ("
+                    + row.explanation().en() + ")", g.zh() + " 的" + series.zh() + " = " + code + "（"
                     + row.explanation().zh() + "）");
             support(out, catalogue, row, x.time(), m.label("pod"), hostOf(m), text, FAULT);
         }
@@ -159,8 +162,8 @@ final class CatalogueSignals {
 
     private static String gpuOf(EvidenceBundle.Metric m) {
         String host = hostOf(m);
-        String g = m.label("gpu") != null ? m.label("gpu") : m.label("device") != null ? m.label("device") : "?";
-        return host == null ? g : host + "/" + g;
+        String g = m.label("gpu") != null ? m.label("gpu") : m.label("device");
+        return host + "/" + g; // MetricLabels.gpu leaves out an unknown part
     }
 
     private static String hostOf(EvidenceBundle.Metric m) {

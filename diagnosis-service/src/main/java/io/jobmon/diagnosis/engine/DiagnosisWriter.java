@@ -34,7 +34,9 @@ final class DiagnosisWriter {
         Localized template = spec.summaryFor(pod != null, host != null);
         Localized summary = new Localized(fill(template.en(), pod, host, job), fill(template.zh(), pod, host, job));
         if (detail != null && !detail.isEmpty()) {
-            summary = summary.append(": ", "：", detail);
+            // a detail the same in both languages is quoted from the evidence: the cluster's words, in quotes in Chinese
+            summary = summary.append(": ", "：", detail.en().equals(detail.zh())
+                    ? new Localized(detail.en(), "“" + detail.zh() + "”") : detail);
         }
         Action chosen = category == Category.HEALTHY ? Action.NONE : action != null ? action : spec.action();
         List<BilingualEvidence> quoted = evidence.size() > maxEvidence ? evidence.subList(0, maxEvidence) : evidence;

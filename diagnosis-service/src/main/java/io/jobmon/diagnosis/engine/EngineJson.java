@@ -68,7 +68,7 @@ public final class EngineJson {
         }
     }
 
-    /** Writes {@link Instant#toString()}. */
+    /** Writes the API's one time format, RFC 3339 UTC to the millisecond ({@code ApiJson.TIME}). */
     public static final class InstantSerializer extends StdSerializer<Instant> {
         private static final long serialVersionUID = 1L;
 
@@ -78,7 +78,7 @@ public final class EngineJson {
 
         @Override
         public void serialize(Instant value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            gen.writeString(value.toString());
+            gen.writeString(io.jobmon.contracts.http.ApiJson.TIME.format(value));
         }
     }
 
@@ -106,7 +106,7 @@ public final class EngineJson {
 
     static JsonNode requireObject(JsonNode n, String path) {
         if (n == null || !n.isObject()) {
-            throw new BundleValidationException(path, "must be an object");
+            throw new BundleValidationException(path, "json.expected.object", "must be an object");
         }
         return n;
     }
@@ -125,7 +125,7 @@ public final class EngineJson {
             return null;
         }
         if (!n.isTextual()) {
-            throw new BundleValidationException(path, "must be a string");
+            throw new BundleValidationException(path, "json.expected.string", "must be a string");
         }
         return n.asText();
     }
@@ -136,7 +136,7 @@ public final class EngineJson {
             return null;
         }
         if (!n.isTextual() && !n.isNumber()) {
-            throw new BundleValidationException(path, "must be a string or a number");
+            throw new BundleValidationException(path, "bundle.string-or-number", "must be a string or a number");
         }
         return n.asText();
     }
@@ -148,7 +148,8 @@ public final class EngineJson {
         }
         Instant t = parseInstant(s);
         if (t == null) {
-            throw new BundleValidationException(path, "must be an RFC 3339 time, got '" + s + "'");
+            throw new BundleValidationException(path, "json.expected.time",
+                    "must be an RFC 3339 time, got '" + s + "'");
         }
         return t;
     }
@@ -159,7 +160,7 @@ public final class EngineJson {
             return null;
         }
         if (!n.isIntegralNumber() || !n.canConvertToInt()) {
-            throw new BundleValidationException(path, "must be an integer");
+            throw new BundleValidationException(path, "json.expected.integer", "must be an integer");
         }
         return n.asInt();
     }
@@ -170,7 +171,7 @@ public final class EngineJson {
             return null;
         }
         if (!n.isBoolean()) {
-            throw new BundleValidationException(path, "must be a boolean");
+            throw new BundleValidationException(path, "json.expected.boolean", "must be a boolean");
         }
         return n.asBoolean();
     }

@@ -10,8 +10,8 @@ import java.util.Objects;
  * One quoted piece of evidence of a {@link Diagnosis}: a log line, an event, a pod status, a metric
  * window or a job field, so a person can check the conclusion.
  *
- * <p>JSON: {@code {"source": "log", "time": "2026-07-13T10:14:59Z", "pod": "w-0", "text": "..."}}.
- * {@code time} is written as an RFC 3339 string by {@link EngineJson} (no JavaTimeModule needed);
+ * <p>JSON: {@code {"source": "log", "time": "2026-07-13T10:14:59.000Z", "pod": "w-0", "text": "..."}}.
+ * {@code time} is written as the API's RFC 3339 UTC time to the millisecond by {@link EngineJson} (no JavaTimeModule needed);
  * {@code time} and {@code pod} may be {@code null}.
  *
  * @param source one of {@link #LOG}, {@link #EVENT}, {@link #POD}, {@link #METRIC}, {@link #JOB}

@@ -11,13 +11,14 @@ import java.time.Instant;
  * @param pod     the pod it concerns, or null
  * @param node    the node it concerns, or null
  * @param quote   the text to quote as evidence
+ * @param quoteZh its Chinese form when jobmon wrote it (a pod or container state), null for the cluster's words
  * @param detail  the pattern's detail group, or null
  * @param order   position in the scan, for stable ordering
  */
 record Finding(PatternCatalogue.PatternSpec pattern, String source, Instant time, String pod, String node,
-               String quote, String detail, int order) {
+               String quote, String quoteZh, String detail, int order) {
 
     BilingualEvidence toEvidence() {
-        return BilingualEvidence.quote(source, time, pod, quote);
+        return new BilingualEvidence(source, time, pod, new Localized(quote, quoteZh));
     }
 }

@@ -75,9 +75,11 @@ final class HangDetector {
             Instant from = gpusIdle ? u.idleSince() : u.busySince();
             if (from != null && quoted++ < 2) {
                 String level = gpusIdle ? "<= " + Fmt.num(s.idleUtilPercent()) : ">= 99";
-                String en = "DCGM_FI_DEV_GPU_UTIL " + level + " % on GPU " + u.gpu() + " from " + Fmt.clock(from) + " to "
+                Localized g = MetricLabels.gpu(u.gpu());
+                Localized series = MetricLabels.series("DCGM_FI_DEV_GPU_UTIL");
+                String en = series.en() + " " + level + " % on " + g.en() + " from " + Fmt.clock(from) + " to "
                         + Fmt.clock(u.last()) + " (" + (gpusIdle ? u.idleSamples() + " samples)" : "steady)");
-                String zh = "GPU " + u.gpu() + " 的 DCGM_FI_DEV_GPU_UTIL 自 " + Fmt.clock(from) + " 至 " + Fmt.clock(u.last())
+                String zh = g.zh() + " 的" + series.zh() + "自 " + Fmt.clock(from) + " 至 " + Fmt.clock(u.last())
                         + " 持续 " + level + " %" + (gpusIdle ? "（" + u.idleSamples() + " 个采样）" : "");
                 c.evidence(new BilingualEvidence(Evidence.METRIC, from, u.pod(), new Localized(en, zh)), 0.75);
             }

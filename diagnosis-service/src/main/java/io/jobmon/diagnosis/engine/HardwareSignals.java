@@ -23,20 +23,23 @@ final class HardwareSignals {
                 continue;
             }
             Category c = hardware ? Category.GPU_HARDWARE_FAULT : Category.USER_CODE_ERROR;
-            Localized text = new Localized("DCGM_FI_DEV_XID_ERRORS = " + code + " on GPU " + x.gpu(),
-                    "GPU " + x.gpu() + " 的 DCGM_FI_DEV_XID_ERRORS = " + code);
+            Localized g = MetricLabels.gpu(x.gpu());
+            Localized series = MetricLabels.series("DCGM_FI_DEV_XID_ERRORS");
+            Localized text = new Localized(series.en() + " = " + code + " on " + g.en(),
+                    g.zh() + " 的" + series.zh() + " = " + code);
             double w = hardware ? 0.9 : 0.45;
             out.computeIfAbsent(c, k -> new Candidate(catalogue.category(k)))
                     .support(w, hardware, x.time(), x.pod(), hostOf(x.gpu()),
-                            new Localized("Xid " + code + " on GPU " + x.gpu(), "GPU " + x.gpu() + " 出现 Xid " + code))
+                            new Localized("Xid " + code + " on " + g.en(), g.zh() + " 出现 Xid " + code))
                     .evidence(new BilingualEvidence(Evidence.METRIC, x.time(), x.pod(), text), w - 0.05);
         }
         for (MetricReport.GpuEvent e : metrics.ecc()) {
             if (!relevant(e.time(), ctx, judge)) {
                 continue;
             }
-            Localized text = new Localized("double-bit ECC errors +" + Fmt.num(e.code()) + " on GPU " + e.gpu(),
-                    "GPU " + e.gpu() + " 双比特 ECC 错误 +" + Fmt.num(e.code()));
+            Localized g = MetricLabels.gpu(e.gpu());
+            Localized text = new Localized("double-bit ECC errors +" + Fmt.num(e.code()) + " on " + g.en(),
+                    g.zh() + " 双比特 ECC 错误 +" + Fmt.num(e.code()));
             out.computeIfAbsent(Category.GPU_HARDWARE_FAULT, k -> new Candidate(catalogue.category(k)))
                     .support(0.85, true, e.time(), e.pod(), hostOf(e.gpu()), text)
                     .evidence(new BilingualEvidence(Evidence.METRIC, e.time(), e.pod(),
@@ -94,7 +97,6 @@ final class HardwareSignals {
     }
 
     private static String hostOf(String gpu) {
-        int slash = gpu.lastIndexOf('/');
-        return slash > 0 ? gpu.substring(0, slash) : gpu;
+        return MetricLabels.host(gpu);
     }
 }

@@ -67,23 +67,25 @@ final class PatternMatcher {
             Instant t = l.time() != null ? l.time() : carry;
             carry = t;
             if (l.line() != null && !l.line().isEmpty() && !progressLines.get(i)) {
-                scan.match(Evidence.LOG, t, l.pod(), null, l.line(), null);
+                scan.match(Evidence.LOG, t, l.pod(), null, l.line(), null, null);
             }
         }
         for (EvidenceBundle.Event e : bundle.events()) {
             String pod = SourceTexts.eventPod(e);
             String node = SourceTexts.eventNode(e);
-            scan.match(Evidence.EVENT, e.time(), pod, node != null ? node : ctx.nodeOf(pod), SourceTexts.event(e), null);
+            scan.match(Evidence.EVENT, e.time(), pod, node != null ? node : ctx.nodeOf(pod), SourceTexts.event(e), null,
+                    null);
         }
         for (EvidenceBundle.Pod p : bundle.pods()) {
-            scan.match(Evidence.POD, null, p.name(), p.node(), SourceTexts.podMatch(p), SourceTexts.podDisplay(p));
+            scan.match(Evidence.POD, null, p.name(), p.node(), SourceTexts.podMatch(p), SourceTexts.podDisplay(p),
+                    SourceTexts.podDisplayZh(p));
             for (EvidenceBundle.Container c : p.containers()) {
                 scan.match(Evidence.POD, null, p.name(), p.node(), SourceTexts.containerMatch(c),
-                        SourceTexts.containerDisplay(c));
+                        SourceTexts.containerDisplay(c), SourceTexts.containerDisplayZh(c));
             }
         }
         if (bundle.job() != null) {
-            scan.match(Evidence.JOB, null, null, null, SourceTexts.jobMatch(bundle.job()), null);
+            scan.match(Evidence.JOB, null, null, null, SourceTexts.jobMatch(bundle.job()), null, null);
         }
         return scan.result;
     }
@@ -114,7 +116,8 @@ final class PatternMatcher {
             }
         }
 
-        void match(String source, Instant time, String pod, String node, String text, String display) {
+        void match(String source, Instant time, String pod, String node, String text, String display,
+                   String displayZh) {
             stamp++;
             order++;
             count = 0;
@@ -137,9 +140,10 @@ final class PatternMatcher {
                     spec = inContext(spec, limited, m.start(), m.end());
                 }
                 String quoted = quote(spec, m, display != null ? display : text);
+                String quotedZh = displayZh != null && "line".equals(spec.quote()) ? displayZh : null;
                 String detail = group(m, spec.detail());
                 Finding f = new Finding(spec, source, time, pod, nodeOf(ctx, spec, m, source, pod, node, text),
-                        quoted, detail, order);
+                        quoted, quotedZh, detail, order);
                 if (spec.category() == null) {
                     result.add(f);
                 } else if (better(spec, length, best, bestLength)) {

@@ -82,6 +82,52 @@ final class SourceTexts {
         return sb.toString();
     }
 
+    /** {@link #podDisplay} in Chinese: the cluster's reason and message in quotes, a known phase translated. */
+    static String podDisplayZh(EvidenceBundle.Pod p) {
+        StringBuilder sb = new StringBuilder("Pod ").append(nz(p.name())).append(" 阶段：")
+                .append(zh(p.phase(), PHASES_ZH));
+        if (p.reason() != null) {
+            sb.append("，原因 “").append(p.reason()).append('”');
+        }
+        if (p.message() != null) {
+            sb.append("：“").append(p.message()).append('”');
+        }
+        return sb.toString();
+    }
+
+    /** {@link #containerDisplay} in Chinese. */
+    static String containerDisplayZh(EvidenceBundle.Container c) {
+        StringBuilder sb = new StringBuilder("容器 “").append(nz(c.name())).append("” ")
+                .append(zh(c.state(), STATES_ZH));
+        if (c.reason() != null) {
+            sb.append("（“").append(c.reason()).append("”）");
+        }
+        if (c.exitCode() != null) {
+            sb.append("，退出码 ").append(c.exitCode());
+        }
+        if (c.restartCount() != null && c.restartCount() > 0) {
+            sb.append("，已重启 ").append(c.restartCount()).append(" 次");
+        }
+        if (c.message() != null && !c.message().isBlank()) {
+            sb.append("：“").append(c.message()).append('”');
+        }
+        return sb.toString();
+    }
+
+    private static final java.util.Map<String, String> PHASES_ZH = java.util.Map.of("Pending", "等待中",
+            "Running", "运行中", "Succeeded", "已成功", "Failed", "已失败", "Unknown", "未知");
+    private static final java.util.Map<String, String> STATES_ZH = java.util.Map.of("waiting", "等待中",
+            "running", "运行中", "terminated", "已终止");
+
+    /** A known Kubernetes phase or state in Chinese; another one quoted as the cluster wrote it. */
+    private static String zh(String value, java.util.Map<String, String> known) {
+        if (value == null) {
+            return "未知";
+        }
+        String t = known.get(value);
+        return t != null ? t : "“" + value + "”";
+    }
+
     static String jobMatch(EvidenceBundle.Job j) {
         return "job status=" + nz(j.status()) + " queue=" + nz(j.queue()) + " priority=" + nz(j.priority());
     }

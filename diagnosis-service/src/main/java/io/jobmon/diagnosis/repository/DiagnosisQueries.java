@@ -1,5 +1,6 @@
 package io.jobmon.diagnosis.repository;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.diagnosis.task.DiagnosisTask;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -19,6 +20,13 @@ public class DiagnosisQueries {
 
     public Uni<Optional<DiagnosisTask>> find(SqlClient db, String id) {
         return db.preparedQuery(SELECT + "WHERE id = $1").execute(Tuple.of(id)).map(DiagnosisRepository::first);
+    }
+
+    /** The metric snapshot kept with a diagnosis; empty when none was (not DONE, or made before snapshots were kept). */
+    public Uni<Optional<JsonNode>> metricSnapshot(SqlClient db, String id) {
+        return db.preparedQuery("SELECT metric_snapshot::text AS s FROM diagnosis WHERE id = $1").execute(Tuple.of(id))
+                .map(rows -> rows.size() == 0 ? Optional.<JsonNode>empty()
+                        : Optional.ofNullable(Rows.json(rows.iterator().next().getString("s"))));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jobmon.diagnosis.repository;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.diagnosis.task.DiagnosisTask;
 import io.jobmon.diagnosis.task.NewTask;
 import io.smallrye.mutiny.Uni;
@@ -84,12 +85,12 @@ public class DiagnosisRepository {
     public Uni<Boolean> complete(SqlClient db, String id, String instance, Completion o) {
         String sql = "UPDATE diagnosis SET status = 'DONE', finished_at = now(), claimed_until = NULL, category = $3, "
                 + "action = $4, confidence = $5, result = $6::text::jsonb, missing_sources = $7, source_errors = $8::text::jsonb, "
-                + "evidence_read = $9::text::jsonb, foreign_evidence = $10, error = NULL "
+                + "evidence_read = $9::text::jsonb, foreign_evidence = $10, metric_snapshot = $11::text::jsonb, error = NULL "
                 + "WHERE id = $1 AND claimed_by = $2 AND status = 'RUNNING'";
         Tuple args = Tuple.tuple().addValue(id).addValue(instance).addValue(o.category()).addValue(o.action())
                 .addValue(o.confidence()).addValue(o.resultJson()).addValue(Rows.array(o.missingSources()))
                 .addValue(Rows.text(o.sourceErrors())).addValue(Rows.text(o.evidenceRead()))
-                .addValue(o.foreignEvidence());
+                .addValue(o.foreignEvidence()).addValue(Rows.text(o.metricSnapshot()));
         return db.preparedQuery(sql).execute(args).map(rows -> rows.rowCount() == 1);
     }
 
@@ -113,9 +114,12 @@ public class DiagnosisRepository {
         return rows.size() == 0 ? Optional.empty() : Optional.of(Rows.task(rows.iterator().next()));
     }
 
-    /** A finished analysis as stored; {@code evidenceRead}: what was read of each source. */
+    /**
+     * A finished analysis as stored; {@code evidenceRead}: what was read of each source; {@code metricSnapshot}: the
+     * metric series it read, thinned ({@code MetricSnapshot}).
+     */
     public record Completion(String category, String action, double confidence, String resultJson,
             List<String> missingSources, Map<String, String> sourceErrors, Map<String, Object> evidenceRead,
-            String foreignEvidence) {
+            String foreignEvidence, JsonNode metricSnapshot) {
     }
 }

@@ -1,5 +1,6 @@
 package io.jobmon.diagnosis.rest;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jobmon.contracts.http.HttpFilters;
@@ -132,12 +133,12 @@ public class AnalyzeRoute {
 
     private static Problem problem(Throwable failure, RoutingContext rc) {
         if (failure instanceof BundleValidationException e) {
-            String message = e.getMessage().startsWith(e.field() + ": ")
-                    ? e.getMessage().substring(e.field().length() + 2) : e.getMessage();
-            return ApiException.badRequest(e.field(), message).toProblem();
+            return ApiException.invalid(e.field(), e.code(), e.args()).toProblem();
         }
         if (failure instanceof EngineJson.MalformedJson e) {
-            return ApiException.invalid("$", "analyze.malformed", e.getMessage()).toProblem();
+            JsonLocation at = e.getCause() instanceof JsonProcessingException p ? p.getLocation() : null;
+            return (at == null ? ApiException.invalid("$", "json.malformed")
+                    : ApiException.invalid("$", "json.malformed-at", at.getLineNr(), at.getColumnNr())).toProblem();
         }
         if (failure instanceof ApiException e) {
             return e.toProblem();

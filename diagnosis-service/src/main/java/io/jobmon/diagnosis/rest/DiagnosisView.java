@@ -22,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param error why the task FAILED
  * @param evidenceRead what the diagnosis read of each source: log lines per read, events and pages, pods, metric
  *        series and points
+ * @param myFeedback the caller's verdict on it, absent when they gave none (on a list: always absent)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Schema(requiredProperties = {"id", "jobId", "status", "trigger", "window", "createdAt"})
@@ -30,19 +31,25 @@ public record DiagnosisView(String id, String jobId,
         @Schema(enumeration = {"USER", "JOB_FAILED", "PERIODIC"}) String trigger, String requestedBy,
         WindowView window, List<String> metrics, String hint, Instant createdAt, Instant startedAt,
         Instant finishedAt, @Schema(ref = "Diagnosis") JsonNode result, List<String> missingSources,
-        Map<String, String> sourceErrors, String error, JsonNode evidenceRead) {
+        Map<String, String> sourceErrors, String error,
+        @Schema(ref = "DiagnosisEvidenceRead") JsonNode evidenceRead, FeedbackView myFeedback) {
 
     /** The evidence window. */
-    @Schema(requiredProperties = {"from", "to"})
+    @Schema(name = "DiagnosisWindow", requiredProperties = {"from", "to"})
     public record WindowView(Instant from, Instant to) {
     }
 
     /** The task, its result in the reader's language ({@code zh}: Chinese; otherwise English). */
     public static DiagnosisView of(DiagnosisTask t, Locale locale) {
+        return of(t, locale, null);
+    }
+
+    /** The same with the caller's verdict. */
+    public static DiagnosisView of(DiagnosisTask t, Locale locale, FeedbackView myFeedback) {
         return new DiagnosisView(t.id(), t.jobId(), t.status().name(), t.trigger().name(), t.requestedBy(),
                 new WindowView(t.windowFrom(), t.windowTo()), t.metrics(), t.hint(), t.createdAt(), t.startedAt(),
                 t.finishedAt(), render(t.result(), locale), t.missingSources(),
-                t.sourceErrors().isEmpty() ? null : t.sourceErrors(), t.error(), t.evidenceRead());
+                t.sourceErrors().isEmpty() ? null : t.sourceErrors(), t.error(), t.evidenceRead(), myFeedback);
     }
 
     /**

@@ -6,10 +6,11 @@ package io.jobmon.diagnosis.rest;
  * @param verdict {@code ACCURATE} or {@code POOR}
  * @param comment what was wrong or right, for the platform team improving the pattern catalogue
  */
-@org.eclipse.microprofile.openapi.annotations.media.Schema(requiredProperties = "verdict")
+@org.eclipse.microprofile.openapi.annotations.media.Schema(name = "DiagnosisFeedbackRequest", requiredProperties = "verdict")
 public record FeedbackRequest(Verdict verdict, String comment) {
 
     /** Was the diagnosis right? */
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "DiagnosisVerdict")
     public enum Verdict {
         ACCURATE, POOR
     }

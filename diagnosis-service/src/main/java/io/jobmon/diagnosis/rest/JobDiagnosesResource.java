@@ -20,7 +20,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -61,7 +60,7 @@ public class JobDiagnosesResource {
         return tasks.ask(CallerFactory.fromToken(jwt), "Bearer " + jwt.getRawToken(), jobId, r.from(), r.to(),
                 r.metrics(), r.hint(), locale(headers))
                 .map(t -> Response.accepted(DiagnosisView.of(t, locale(headers)))
-                        .location(URI.create("/api/v1/diagnoses/" + t.id())).build());
+                        .header(HttpHeaders.LOCATION, "/api/v1/diagnoses/" + t.id()).build());
     }
 
     @GET

@@ -11,5 +11,6 @@ import java.util.List;
  * @param metrics metrics-service names to analyse (e.g. {@code gpu_util}); default: the GPU set
  * @param hint free text about the program, e.g. its progress-bar format
  */
+@org.eclipse.microprofile.openapi.annotations.media.Schema(name = "DiagnosisRequest")
 public record TaskRequest(Instant from, Instant to, List<String> metrics, String hint) {
 }

@@ -12,6 +12,7 @@ import io.jobmon.diagnosis.engine.Diagnosis;
 import io.jobmon.diagnosis.evidence.EvidenceGatherer;
 import io.jobmon.diagnosis.evidence.Gathered;
 import io.jobmon.diagnosis.evidence.LocalEvidence;
+import io.jobmon.diagnosis.evidence.MetricSnapshot;
 import io.jobmon.diagnosis.messaging.OutgoingEvents;
 import io.jobmon.diagnosis.repository.DiagnosisQueries;
 import io.jobmon.diagnosis.repository.DiagnosisRepository;
@@ -72,7 +73,8 @@ public class TaskExecution {
             Diagnosis d = both.english();
             DiagnosisRepository.Completion outcome = new DiagnosisRepository.Completion(d.category().name(),
                     d.action().name(), d.confidence(), CloudEvents.toJson(both), gathered.missingSources(),
-                    gathered.sourceErrors(), gathered.read(), EvidenceOwnership.foreign(d, gathered.bundle()));
+                    gathered.sourceErrors(), gathered.read(), EvidenceOwnership.foreign(d, gathered.bundle()),
+                    MetricSnapshot.of(gathered.bundle().path("metrics"), config.evidence().snapshotPoints()));
             // The result and its event on jobmon.diagnoses commit together (the outbox publishes after).
             boolean stored = pool.withTransaction(tx -> repository.complete(tx, task.id(), instance, outcome)
                     .call(done -> !done ? Uni.createFrom().voidItem() : events.finished(tx, task.id(), task.jobId(),

@@ -3,6 +3,7 @@ package io.jobmon.diagnosis.task;
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.Permission;
 import io.jobmon.contracts.events.JobSnapshot;
+import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.readmodel.JobGuard;
 import io.jobmon.diagnosis.config.DiagnosisConfig;
@@ -58,7 +59,7 @@ public class TaskService {
         Window.of(from, to, config.tasks().maxWindow(), now); // a bad window is a 400 before anything else
         List<String> names = validMetrics(metrics);
         if (hint != null && hint.length() > MAX_HINT) {
-            throw ApiException.badRequest("hint", "at most " + MAX_HINT + " characters");
+            throw ApiException.invalid("hint", "field.max-length", MAX_HINT);
         }
         String id = NewTask.newId();
         return guard.require(caller, jobId, Permission.VIEW)
@@ -78,11 +79,16 @@ public class TaskService {
     /** One diagnosis, if the caller may see its job. */
     public Uni<DiagnosisTask> get(Caller caller, String id) {
         return queries.find(pool, id).chain(found -> {
-            DiagnosisTask task = found.orElseThrow(() -> ApiException.notFound("no diagnosis " + id));
+            DiagnosisTask task = found.orElseThrow(() -> notFound(id));
             return guard.require(caller, task.jobId(), Permission.VIEW)
-                    .onFailure(ApiException.class).transform(e -> ApiException.notFound("no diagnosis " + id))
+                    .onFailure(ApiException.class).transform(e -> notFound(id))
                     .replaceWith(task);
         });
+    }
+
+    /** The metric snapshot of a diagnosis already found visible to the caller ({@link #get}). */
+    public Uni<java.util.Optional<com.fasterxml.jackson.databind.JsonNode>> metricSnapshot(String id) {
+        return queries.metricSnapshot(pool, id);
     }
 
     /** A page of the job's diagnoses, newest first, automatic ones included. */
@@ -92,16 +98,20 @@ public class TaskService {
                         after == null ? null : after.id(), limit));
     }
 
+    private static ApiException notFound(String id) {
+        return ApiException.notFound(Text.of("diagnosis.not-found", id));
+    }
+
     private static List<String> validMetrics(List<String> metrics) {
         if (metrics == null) {
             return List.of();
         }
         if (metrics.size() > MAX_METRICS) {
-            throw ApiException.badRequest("metrics", "at most " + MAX_METRICS + " metrics");
+            throw ApiException.invalid("metrics", "field.max-items", MAX_METRICS);
         }
         for (int i = 0; i < metrics.size(); i++) {
             if (metrics.get(i) == null || !METRIC.matcher(metrics.get(i)).matches()) {
-                throw ApiException.badRequest("metrics[" + i + "]", "not a metric name");
+                throw ApiException.invalid("metrics[" + i + "]", "diagnosis.metric-name");
             }
         }
         return List.copyOf(metrics);

@@ -34,10 +34,10 @@ public record Window(Instant from, Instant to) {
             return new Window(from, end.isAfter(now) && from.isBefore(now) ? now : end);
         }
         if (!from.isBefore(to)) {
-            throw ApiException.badRequest("from", "must be before 'to'");
+            throw ApiException.invalid("from", "field.before", "to");
         }
         if (Duration.between(from, to).compareTo(max) > 0) {
-            throw ApiException.badRequest("to", "the window is at most " + max.toMinutes() + " minutes");
+            throw ApiException.invalid("to", "diagnosis.window-max", max.toMinutes());
         }
         return new Window(from, to);
     }

@@ -1,14 +1,17 @@
 package io.jobmon.diagnosis.api;
 
 import io.jobmon.testsupport.CatalogueChecks;
-import java.nio.file.Path;
+import java.util.Set;
 
-/** diagnosis-service's catalogue (its REST layer's texts) is complete in English and Chinese. */
+/**
+ * diagnosis-service's catalogue (the texts of its REST layer, its requests' validation and its fault handling) is
+ * complete in English and Chinese; the engine's bilingual texts are its own catalogue (resources/diagnosis).
+ */
 class CatalogueTest extends CatalogueChecks {
 
-    /** The REST layer names the keys; the engine's bilingual texts are its own catalogue (resources/diagnosis). */
     @Override
-    protected Path sources() {
-        return Path.of("src/main/java/io/jobmon/diagnosis/rest");
+    protected Set<String> requiredKeys() {
+        return Set.of("diagnosis.status.PENDING", "diagnosis.status.RUNNING", "diagnosis.status.DONE",
+                "diagnosis.status.FAILED");
     }
 }

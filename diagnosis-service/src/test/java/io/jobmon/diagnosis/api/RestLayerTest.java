@@ -10,6 +10,7 @@ import io.jobmon.diagnosis.support.Jobs;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
+import io.jobmon.testsupport.ZhCnText;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
@@ -35,12 +36,16 @@ class RestLayerTest {
 
     @Test
     void problemsReadInChineseAndAnUnknownJobReadsAsInEveryService() {
-        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-none/diagnoses")
+        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice())
+                .header("Accept-Language", "zh-CN").get("/api/v1/jobs/j-none/diagnoses")
                 .then().statusCode(404).body("title", equalTo("未找到")).body("detail", equalTo("作业 j-none 不存在"))
-                .body("type", equalTo("https://jobmon.io/problems/not-found"));
-        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").contentType("text/plain; charset=UTF-8").body("x")
+                .body("type", equalTo("https://jobmon.io/problems/not-found"))
+                .extract().asString());
+        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice())
+                .header("Accept-Language", "zh-CN").contentType("text/plain; charset=UTF-8").body("x")
                 .post("/api/v1/diagnoses/analyze").then().statusCode(415)
-                .body("detail", equalTo("请以 application/json 发送证据包"));
+                .body("detail", equalTo("请以 application/json 发送证据包"))
+                .extract().asString());
         given().auth().oauth2(Tokens.alice()).contentType("application/json").body("{\"hint\": 5}")
                 .post("/api/v1/jobs/" + Jobs.job(Jobs.newId("types")).publish() + "/diagnoses").then().statusCode(400)
                 .body("errors[0].field", equalTo("hint")).body("errors[0].code", equalTo("json.expected.string"));

@@ -34,7 +34,7 @@ class DiagnosisJsonTest {
         ev.fieldNames().forEachRemaining(evNames::add);
         assertEquals(List.of("source", "time", "pod", "text"), evNames);
         assertEquals("log", ev.get("source").asText());
-        assertEquals("2026-07-13T10:14:59Z", ev.get("time").asText());
+        assertEquals("2026-07-13T10:14:59.000Z", ev.get("time").asText(), "the API's one time format");
     }
 
     @Test

@@ -7,11 +7,14 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.matchesRegex;
 import static org.hamcrest.Matchers.oneOf;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.diagnosis.support.Diagnoses;
 import io.jobmon.diagnosis.support.EvidenceServer;
 import io.jobmon.diagnosis.support.Jobs;
@@ -30,6 +33,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Diagnosis tasks end to end: evidence gathered from the (faked) services with the caller's token. */
@@ -51,7 +55,7 @@ class DiagnosisTaskTest {
         String id = given().auth().oauth2(token).contentType("application/json")
                 .body("{\"hint\": \"HF Trainer progress bars\", \"metrics\": [\"gpu_util\", \"gpu_mem_used\"]}")
                 .post("/api/v1/jobs/" + job + "/diagnoses").then().statusCode(202)
-                .header("Location", containsString("/api/v1/diagnoses/dg-"))
+                .header("Location", startsWith("/api/v1/diagnoses/dg-"))
                 .body("status", oneOf("PENDING", "RUNNING", "DONE"))
                 .body("trigger", is("USER")).body("requestedBy", is("alice"))
                 .extract().path("id");
@@ -69,6 +73,35 @@ class DiagnosisTaskTest {
         }
         EvidenceServer.server().verify(getRequestedFor(urlPathEqualTo("/api/v1/jobs/" + job + "/metrics"))
                 .withQueryParam("metric", equalTo("gpu_util")));
+        assertTrue(d.getString("result.evidence[0].time").matches(MILLIS), d.getString("result.evidence[0].time"));
+    }
+
+    static final String MILLIS = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z";
+
+    @Test
+    void theMetricSeriesTheDiagnosisReadAreKeptWithItAsItsSnapshot() {
+        String job = Jobs.job(Jobs.newId("snapshot")).shares("carol").publish();
+        JsonNode bundle = Samples.recent("008-gpu_oom.json", job, Instant.now());
+        EvidenceServer.serve(job, bundle);
+        String id = Diagnoses.ask(Tokens.alice(), job, "{\"metrics\": [\"gpu_util\", \"gpu_mem_used\"]}");
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/diagnoses/" + id + "/snapshot").then()
+                .statusCode(oneOf(200, 404)); // 404 until DONE
+        Diagnoses.awaitFinished(Tokens.alice(), id);
+        JsonPath snap = given().auth().oauth2(Tokens.carol()).get("/api/v1/diagnoses/" + id + "/snapshot").then()
+                .statusCode(200).extract().jsonPath();
+        assertEquals(id, snap.getString("diagnosisId"));
+        assertEquals(job, snap.getString("jobId"));
+        List<Map<String, Object>> items = snap.getList("items");
+        assertEquals(bundle.path("metrics").size(), items.size(), snap.prettify());
+        assertEquals(List.of("gpu_mem_used", "gpu_util"), items.stream().map(i -> (String) i.get("metric"))
+                .distinct().sorted().toList());
+        for (Map<String, Object> series : items) {
+            List<?> points = (List<?>) series.get("points");
+            assertTrue(!points.isEmpty() && points.size() <= snap.getInt("maxPoints"), series.toString());
+            assertTrue(((List<?>) points.get(0)).get(0).toString().matches(MILLIS), points.get(0).toString());
+        }
+        given().auth().oauth2(Tokens.dave()).get("/api/v1/diagnoses/" + id + "/snapshot").then().statusCode(404)
+                .contentType("application/problem+json");
     }
 
     @Test
@@ -157,10 +190,7 @@ class DiagnosisTaskTest {
 
     @Test
     void feedbackIsKeptOncePerUserAndTheLastVerdictWins() {
-        String job = Jobs.job(Jobs.newId("feedback")).shares("carol").publish();
-        EvidenceServer.serve(job, Samples.recent("004-image_pull_failed.json", job, Instant.now()));
-        String id = Diagnoses.ask(Tokens.alice(), job, "{}");
-        Diagnoses.awaitFinished(Tokens.alice(), id);
+        String id = doneSharedWithCarol("feedback");
         given().auth().oauth2(Tokens.alice()).contentType("application/json")
                 .body("{\"verdict\": \"ACCURATE\", \"comment\": \"the tag was wrong indeed\"}")
                 .post("/api/v1/diagnoses/" + id + "/feedback").then().statusCode(201)
@@ -171,6 +201,39 @@ class DiagnosisTaskTest {
                 .post("/api/v1/diagnoses/" + id + "/feedback").then().statusCode(201);
         assertEquals(List.of("alice:POOR:IMAGE_PULL_FAILED", "carol:ACCURATE:IMAGE_PULL_FAILED"),
                 feedbackRows(id));
+    }
+
+    @Test
+    void theCallerReadsTheirOwnVerdictBackAndSeesItWithTheDiagnosis() {
+        String id = doneSharedWithCarol("myverdict");
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").get("/api/v1/diagnoses/" + id
+                + "/feedback").then().statusCode(404).contentType("application/problem+json")
+                .body("detail", containsString("尚未评价"));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/diagnoses/" + id).then().statusCode(200)
+                .body("myFeedback", is((Object) null));
+        given().auth().oauth2(Tokens.alice()).contentType("application/json")
+                .body("{\"verdict\": \"POOR\", \"comment\": \"it was the registry\"}")
+                .post("/api/v1/diagnoses/" + id + "/feedback").then().statusCode(201)
+                .header("Location", is("/api/v1/diagnoses/" + id + "/feedback"));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/diagnoses/" + id + "/feedback").then().statusCode(200)
+                .body("verdict", is("POOR")).body("comment", is("it was the registry")).body("author", is("alice"))
+                .body("createdAt", matchesRegex(MILLIS));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/diagnoses/" + id).then().statusCode(200)
+                .body("myFeedback.verdict", is("POOR"));
+        // carol sees the diagnosis, not alice's verdict
+        given().auth().oauth2(Tokens.carol()).get("/api/v1/diagnoses/" + id).then().statusCode(200)
+                .body("myFeedback", is((Object) null));
+        given().auth().oauth2(Tokens.carol()).get("/api/v1/diagnoses/" + id + "/feedback").then().statusCode(404);
+        given().auth().oauth2(Tokens.dave()).get("/api/v1/diagnoses/" + id + "/feedback").then().statusCode(404);
+    }
+
+    /** A DONE diagnosis by alice of a job shared with carol. */
+    private static String doneSharedWithCarol(String name) {
+        String job = Jobs.job(Jobs.newId(name)).shares("carol").publish();
+        EvidenceServer.serve(job, Samples.recent("004-image_pull_failed.json", job, Instant.now()));
+        String id = Diagnoses.ask(Tokens.alice(), job, "{}");
+        Diagnoses.awaitFinished(Tokens.alice(), id);
+        return id;
     }
 
     private List<String> feedbackRows(String id) {

@@ -1,6 +1,7 @@
 package io.jobmon.events.ingest;
 
 import io.jobmon.contracts.messaging.OffsetRepository;
+import io.jobmon.contracts.outbox.OutboxEntry;
 import io.jobmon.events.config.EventsConfig;
 import io.jobmon.events.status.JobModel;
 import io.smallrye.mutiny.Uni;
@@ -25,8 +26,12 @@ import java.util.Set;
 @ApplicationScoped
 public class IngestService {
 
-    /** The outcome of a batch: what changed (its transitions are in the outbox), records already applied. */
-    public record Result(BatchWrites writes, int replayed, List<JobStateCache.Entry> committed) {
+    /**
+     * The outcome of a batch: what changed, records already applied, and the transitions committed to the outbox,
+     * claimed by this instance for it to publish ({@link StatusPublisher}).
+     */
+    public record Result(BatchWrites writes, int replayed, List<JobStateCache.Entry> committed,
+            List<OutboxEntry> transitions) {
     }
 
     private final Pool pool;
@@ -103,8 +108,9 @@ public class IngestService {
                     }
                 }
                 // Every write of the batch goes out at once, in this order, and is awaited together.
-                return Uni.combine().all().unis(write(conn, w, state.jobs(), quota, topic, newNext)).discardItems()
-                        .map(x -> new Result(w, replayed, committed(state.jobs(), quota, versions)));
+                List<OutboxEntry> owned = new ArrayList<>();
+                return Uni.combine().all().unis(write(conn, w, state.jobs(), quota, topic, newNext, owned)).discardItems()
+                        .map(x -> new Result(w, replayed, committed(state.jobs(), quota, versions), owned));
             });
         });
     }
@@ -156,14 +162,14 @@ public class IngestService {
 
     /** The batch's statements, each subscribed (so sent) in this order when the caller combines them. */
     private List<Uni<Void>> write(SqlConnection conn, BatchWrites w, Map<String, JobModel> loaded, EventQuota quota,
-            String topic, Map<Integer, Long> next) {
+            String topic, Map<Integer, Long> next, List<OutboxEntry> owned) {
         return List.of(store.evict(conn, w.evictions()),
                 store.pods(conn, List.copyOf(w.pods().values())),
                 store.events(conn, List.copyOf(w.events().values())),
                 store.nodeEvents(conn, List.copyOf(w.nodeEvents().values())),
                 quotas.save(conn, quota.rows().values()),
                 jobs.save(conn, loaded.values()),
-                outbox.append(conn, w.transitions()),
+                outbox.append(conn, w.transitions()).invoke(owned::addAll).replaceWithVoid(),
                 offsets.save(conn, topic, next));
     }
 }

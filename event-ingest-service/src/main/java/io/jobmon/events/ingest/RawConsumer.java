@@ -11,8 +11,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 /**
  * Consumes {@code jobmon.k8s.raw} in batches (one poll, partition order kept): invalid records are nacked one by
  * one into {@code jobmon.k8s.raw.dlq} with the reason, the rest applied in one transaction (retried until it
- * succeeds: the suite's consumer rule), the batch acknowledged, and the transitions published from the outbox
- * while the next batch is applied ({@link StatusPublisher}).
+ * succeeds: the suite's consumer rule), the batch acknowledged, and the transitions it committed published by this
+ * instance while the next batch is applied ({@link StatusPublisher}).
  */
 @ApplicationScoped
 public class RawConsumer {
@@ -32,7 +32,7 @@ public class RawConsumer {
     }
 
     @Incoming("k8s-raw")
-    public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+    public Uni<Void> consume(KafkaRecordBatch<String, RawValue> batch) {
         long decodeStart = System.nanoTime();
         BatchSplit<RawRecord> split = BatchSplit.of(batch, (record, offset) -> RecordDecoder.decode(record.getKey(),
                 record.getPayload(), record.getPartition(), offset, record.getTimestamp()));
@@ -55,7 +55,7 @@ public class RawConsumer {
                 // The batch is committed with its transitions in the outbox: publish them now rather than on the
                 // relay's next round, while the next batch is applied (after the previous batch's are out). A
                 // failure there is the relay's to retry; it never fails stored records.
-                .chain(publisher::handOver)
+                .chain(result -> publisher.handOver(result.transitions()))
                 .chain(() -> Uni.createFrom().completionStage(batch::ack));
     }
 }

@@ -11,6 +11,11 @@ import java.time.Instant;
 public record RawRecord(int partition, long offset, Instant kafkaTime, String cluster, String region, String jobId,
         PodView pod, EventView event) {
 
+    /** This record read away from its position (on the consumer's polling thread), placed at it. */
+    public RawRecord at(int partition, long offset, Instant kafkaTime) {
+        return new RawRecord(partition, offset, kafkaTime, cluster, region, jobId, pod, event);
+    }
+
     public RawRecord withJobId(String id) {
         return new RawRecord(partition, offset, kafkaTime, cluster, region, id, pod, event);
     }

@@ -43,13 +43,21 @@ public final class RecordDecoder {
      * @throws InvalidRecordException with the reason the DLQ records
      */
     public static RawRecord decode(String key, byte[] value, int partition, long offset, Instant kafkaTime) {
-        RawRecord fast = fast(value, partition, offset, kafkaTime);
+        return decode(key, new RawValue.Reader().deserialize(null, value), partition, offset, kafkaTime);
+    }
+
+    /** The same for a value the consumer's deserializer has already read ({@link RawValue.Reader}). */
+    public static RawRecord decode(String key, RawValue value, int partition, long offset, Instant kafkaTime) {
+        RawRecord fast = value.fast();
         if (fast == NOTHING) {
             return null;
         }
+        if (fast != null) {
+            return fast.at(partition, offset, kafkaTime);
+        }
         // As Kafka's string deserializer reads it (malformed UTF-8 becomes U+FFFD), then the general way.
-        return fast != null ? fast
-                : general(key, value == null ? null : new String(value, StandardCharsets.UTF_8), partition, offset, kafkaTime);
+        byte[] bytes = value.bytes();
+        return general(key, bytes == null ? null : new String(bytes, StandardCharsets.UTF_8), partition, offset, kafkaTime);
     }
 
     /** The general way: the suite's envelope check, the object as a tree, the parsers. */

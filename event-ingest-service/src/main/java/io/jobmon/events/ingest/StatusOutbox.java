@@ -3,6 +3,7 @@ package io.jobmon.events.ingest;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobStatusChanged;
 import io.jobmon.contracts.outbox.Outbox;
+import io.jobmon.contracts.outbox.OutboxEntry;
 import io.jobmon.events.config.EventsConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -12,7 +13,8 @@ import java.util.List;
 
 /**
  * Transitions for {@code jobmon.job.status} (key jobId), appended to the suite's outbox in the transaction of the
- * records that caused them, in order: consumers drop a sequence they already applied, so a republished one after
+ * records that caused them, in order, claimed by this instance so that it publishes them itself right after the
+ * commit ({@link StatusPublisher}): consumers drop a sequence they already applied, so a republished one after
  * a crash changes nothing.
  */
 @ApplicationScoped
@@ -28,13 +30,14 @@ public class StatusOutbox {
         this.topic = config.statusTopic();
     }
 
-    public Uni<Void> append(SqlConnection conn, List<JobStatusChanged> transitions) {
+    /** In the caller's transaction; the entries, claimed by this instance, for {@link Outbox#publish} after the commit. */
+    public Uni<List<OutboxEntry>> append(SqlConnection conn, List<JobStatusChanged> transitions) {
         List<String> keys = new ArrayList<>(transitions.size());
         List<String> values = new ArrayList<>(transitions.size());
         for (JobStatusChanged t : transitions) {
             keys.add(t.jobId());
             values.add(CloudEvents.encode(SOURCE, JobStatusChanged.TYPE, t.jobId(), t));
         }
-        return outbox.append(conn, topic, keys, values);
+        return outbox.appendOwned(conn, topic, keys, values);
     }
 }

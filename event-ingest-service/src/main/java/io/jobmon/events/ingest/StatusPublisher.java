@@ -1,6 +1,8 @@
 package io.jobmon.events.ingest;
 
 import io.jobmon.contracts.outbox.Outbox;
+import io.jobmon.contracts.outbox.OutboxEntry;
+import java.util.List;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -10,11 +12,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
- * Publishes each committed batch's transitions from the outbox while the consumer applies the next batch: the
- * drain started after batch n runs alongside the decoding and the transaction of batch n+1, which waits for it
- * only before starting its own. So the consumer no longer waits for a whole drain (claim, send, acknowledgements,
- * delete) per batch, and the outbox never holds more than two batches' transitions: its claim, which grows with
- * the rows waiting, stays short. A failed drain is the relay's to repeat; it never fails stored records.
+ * Publishes each committed batch's transitions while the consumer applies the next batch. The batch appended them
+ * to the outbox already claimed by this instance ({@link StatusOutbox}), so publishing is a send and, once the
+ * broker acknowledged, a delete by id: no claim round. Batch n's publishing runs alongside the decoding and the
+ * transaction of batch n+1, which waits for it only before handing over its own, so the outbox never holds more
+ * than two batches' transitions. What is not acknowledged is released to the relay; a failure never fails stored
+ * records.
  *
  * <p>Called by one consumer, one batch after the other.
  */
@@ -39,25 +42,25 @@ public class StatusPublisher {
         this.pool = pool;
     }
 
-    /** Waits for the previous batch's drain, then starts one for what this batch committed (not awaited). */
-    public Uni<Void> handOver() {
+    /** Waits for the previous batch's publishing, then starts this batch's (not awaited). */
+    public Uni<Void> handOver(List<OutboxEntry> committed) {
         return Uni.createFrom().completionStage(inFlight).invoke(() -> {
             CompletableFuture<Void> done = new CompletableFuture<>();
             inFlight = done;
             long start = System.nanoTime();
-            outbox.drain().subscribe().with(n -> {
+            outbox.publish(committed).subscribe().with(n -> {
                 metrics.published(System.nanoTime() - start);
                 done.complete(null);
                 vacuumAfter(n);
             }, e -> {
-                LOG.warnf("publishing transitions failed, the outbox relay will: %s", e);
+                LOG.warnf("publishing transitions failed, the outbox relay will once their claim expires: %s", e);
                 done.complete(null);
             });
         }).replaceWithVoid();
     }
 
     /**
-     * The outbox is a queue: every row is inserted, updated by its claim and deleted within a second. Autovacuum
+     * The outbox is a queue: every row is inserted and deleted within a second (and updated, when the relay claims it). Autovacuum
      * visits it once a minute at best; in between its dead rows pile up (tens of thousands at full speed) and the
      * claim's plan walks them all for every row it claims: 8 to 26 s per claim in the benchmark, the consumer
      * waiting. So the publisher vacuums it itself after every {@value #VACUUM_AFTER} rows published, one vacuum

@@ -34,7 +34,8 @@ public class StopService {
             }
             job.requestStop();
             var t = job.transition(Instant.now());
-            return jobs.save(conn, List.of(job)).chain(() -> statuses.append(conn, t == null ? List.of() : List.of(t)));
+            return jobs.save(conn, List.of(job)).chain(() -> statuses.append(conn, t == null ? List.of() : List.of(t)))
+                    .replaceWithVoid();
         });
     }
 

@@ -29,7 +29,7 @@ public record EventItem(Instant time, @Schema(enumeration = {"Normal", "Warning"
     }
 
     /** Event objects of this reason between the first and this one that the quota counted instead of keeping. */
-    @Schema(requiredProperties = {"events", "occurrences"})
+    @Schema(name = "OmittedEvents", requiredProperties = {"events", "occurrences"})
     public record Omitted(int events, long occurrences) {
     }
 

@@ -42,6 +42,8 @@ class RawIngestTest {
     @Inject
     IngestService ingest;
     @Inject
+    io.jobmon.contracts.outbox.Outbox outbox;
+    @Inject
     StopService stops;
 
     static String newJob() {
@@ -143,9 +145,12 @@ class RawIngestTest {
                 new RawRecord(0, 3, Instant.now(), "c-" + job, "r", job, Fixtures.pod("pod-running"), null));
         IngestService.Result first = ingest.apply(topic, batch, Map.of(0, 3L)).await().atMost(Duration.ofSeconds(20));
         assertEquals(3, first.writes().transitions().size());
+        assertEquals(3, first.transitions().size(), "committed to the outbox, claimed for this instance to publish");
+        assertEquals(3, outbox.publish(first.transitions()).await().atMost(Duration.ofSeconds(20)));
         IngestService.Result again = ingest.apply(topic, batch, Map.of(0, 3L)).await().atMost(Duration.ofSeconds(20));
         assertEquals(4, again.replayed());
         assertEquals(0, again.writes().transitions().size());
+        assertEquals(0, again.transitions().size());
         assertEquals(3, count(pool, "SELECT sequence FROM job_state WHERE job_id = $1", job));
         assertEquals(2, count(pool, "SELECT count(*) FROM event WHERE job_id = $1", job));
         var published = KafkaTestClient.await(Topics.JOB_STATUS, r -> job.equals(r.key()), 4, Duration.ofSeconds(10));

@@ -18,6 +18,7 @@ import io.jobmon.testsupport.KafkaTestClient;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
+import io.jobmon.testsupport.ZhCnText;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
@@ -81,6 +82,12 @@ class EventsEndpointTest {
             req = req.auth().oauth2(token);
         }
         return req.get("/api/v1/jobs/" + job + "/events" + query).then();
+    }
+
+    @Test
+    void aQueryParameterTheEndpointDoesNotTakeIsA400NamingIt() {
+        get(Tokens.alice(), projectJob, "?reasn=BackOff").statusCode(400).contentType("application/problem+json")
+                .body("errors[0].field", equalTo("reasn")).body("errors[0].code", equalTo("field.unknown-parameter"));
     }
 
     @Test
@@ -151,7 +158,7 @@ class EventsEndpointTest {
 
     @Test
     void eachReasonHasItsCodeAndAnExplanationInTheReadersLanguageBesideKubernetesOwnMessage() {
-        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN")
+        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN")
                 .get("/api/v1/jobs/" + projectJob + "/events").then().statusCode(200)
                 .body("items[2].reason", equalTo("FailedScheduling"))
                 .body("items[2].reasonCode", equalTo("unschedulable"))
@@ -160,7 +167,8 @@ class EventsEndpointTest {
                 .body("items[3].reasonCode", equalTo("crash-loop"))
                 .body("items[1].reasonCode", equalTo("volume-mount-failed"))
                 .body("items[0].time", org.hamcrest.Matchers.matchesPattern(
-                        "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z"));
+                        "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z"))
+                .extract().asString());
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + projectJob + "/events").then()
                 .body("items[2].reasonExplanation", org.hamcrest.Matchers.startsWith("No node can take the pod"));
     }

@@ -7,7 +7,7 @@ import io.jobmon.contracts.i18n.I18n;
 import io.jobmon.contracts.i18n.Locales;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.Problem;
-import io.jobmon.contracts.problem.ProblemMappers;
+import io.jobmon.contracts.http.ProblemMappers;
 import java.util.Locale;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -28,6 +28,9 @@ final class ProblemOnFailure implements ProxyInterceptor {
     private static final Logger LOG = Logger.getLogger(ProblemOnFailure.class);
     private final Downstream downstream;
 
+    /** Catalogue key prefix of a downstream's name in a problem: {@code gateway.service.<route name>}. */
+    static final String SERVICE = "gateway.service.";
+
     ProblemOnFailure(Downstream downstream) {
         this.downstream = downstream;
     }
@@ -38,13 +41,14 @@ final class ProblemOnFailure implements ProxyInterceptor {
             boolean silent = failure instanceof TimeoutException || failure instanceof HttpClosedException
                     || String.valueOf(failure.getMessage()).contains("timeout");
             int status = silent ? 504 : 503;
-            Text detail = Text.of(silent ? "gateway.timeout" : "gateway.unavailable", downstream.name());
+            Text detail = Text.of(silent ? "gateway.timeout" : "gateway.unavailable",
+                    Text.of(SERVICE + downstream.name()));
             LOG.warnf("%s %s -> %d from %s: %s", context.request().getMethod(), context.request().getURI(), status,
                     downstream.name(), failure.toString());
             String path = context.request().proxiedRequest().path();
             I18n i18n = I18n.current();
             Locale locale = i18n.locale(context.request().proxiedRequest().getHeader(I18n.ACCEPT_LANGUAGE));
-            Problem problem = i18n.localize(Problem.of(status, detail), locale)
+            Problem problem = Problem.of(status, detail).localize(i18n, locale)
                     .withInstance(path, context.request().headers().get(RequestIds.HEADER));
             ProxyResponse response = context.request().release().response().setStatusCode(status);
             response.headers().set("Content-Type", Problem.MEDIA_TYPE);

@@ -63,7 +63,8 @@ public class ProxyRoutes {
         RouteTags.template(rc, RouteTemplates.of(path));
         HttpProxy proxy = proxies.get(service.get());
         if (proxy == null) {
-            HttpFilters.writeProblem(rc, Problem.of(503, Text.of("gateway.no-url", service.get())));
+            HttpFilters.writeProblem(rc, Problem.of(503, Text.of("gateway.no-url",
+                    Text.of(ProblemOnFailure.SERVICE + service.get()))));
             return;
         }
         if (!rateLimiter.tryAcquire(rc)) {

@@ -44,6 +44,13 @@ public interface JobsConfig {
     @WithDefault("10m")
     Duration silentClusterAfter();
 
+    /**
+     * How long the GPUs read from a {@code kubernetes} cluster's nodes (their allocatable {@code nvidia.com/gpu} by
+     * {@code nvidia.com/gpu.product}) stand for its capacity before they are read again (ADR 0019).
+     */
+    @WithDefault("60s")
+    Duration nodeCapacityTtl();
+
     /** A job of priority HIGH runs with the Kubernetes priority class {@code <prefix>high}, and so on. */
     @WithDefault("jobmon-")
     String priorityClassPrefix();

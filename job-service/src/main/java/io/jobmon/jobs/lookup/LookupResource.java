@@ -5,7 +5,7 @@ import io.jobmon.contracts.api.Page;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem.FieldError;
 import io.jobmon.jobs.job.rest.CurrentCaller;
-import io.jobmon.jobs.job.service.ListQuery;
+import io.jobmon.jobs.job.model.ListQuery;
 import io.jobmon.jobs.job.service.ListQueryParser;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;

@@ -8,7 +8,7 @@ import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.jobs.job.repository.LookupRepository;
 import io.jobmon.jobs.job.repository.UserRepository;
 import io.jobmon.jobs.job.service.Access;
-import io.jobmon.jobs.job.service.ListQuery;
+import io.jobmon.jobs.job.model.ListQuery;
 import io.jobmon.jobs.job.service.SpecRules;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -13,6 +13,7 @@ import io.jobmon.jobs.messaging.StatusHandler;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
+import io.jobmon.testsupport.ZhCnText;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
@@ -108,19 +109,21 @@ class LanguageTest {
                 .body("items[2].message", equalTo("由 alice 停止"))
                 .body("items[2].reasonCode", equalTo("stopped-by-user"))
                 .body("items[2].reasonExplanation", equalTo("用户停止了作业。"))
-                .body("items[2].at", matchesPattern(MILLIS));
+                .body("items[2].time", matchesPattern(MILLIS));
     }
 
     @Test
     void problemsAreWrittenInTheReadersLanguageWithTheSameTypeAndFields() {
-        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").queryParam("limit", "abc")
+        ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice())
+                .header("Accept-Language", "zh-CN").queryParam("limit", "abc")
                 .get("/api/v1/jobs").then().statusCode(400).contentType("application/problem+json")
                 .header("Content-Language", "zh-CN")
                 .body("type", equalTo("https://jobmon.io/problems/invalid-request"))
                 .body("title", equalTo("请求无效"))
                 .body("errors[0].field", equalTo("limit"))
                 .body("errors[0].code", equalTo("field.limit"))
-                .body("errors[0].message", equalTo("必须是 1 到 500 之间的整数"));
+                .body("errors[0].message", equalTo("必须是 1 到 500 之间的整数"))
+                .extract().asString());
         given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh").get("/api/v1/jobs/j-nope")
                 .then().statusCode(404).body("title", equalTo("未找到")).body("detail", equalTo("作业 j-nope 不存在"))
                 .body("type", equalTo("https://jobmon.io/problems/not-found"));
@@ -129,8 +132,9 @@ class LanguageTest {
         given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh").contentType("application/json")
                 .body(Map.of("name", "x")).post("/api/v1/jobs").then().statusCode(400)
                 .body("errors.find { it.field == 'image' }.message", startsWith("必填：镜像地址"));
-        given().header("Accept-Language", "zh-CN").get("/api/v1/jobs").then().statusCode(401)
-                .body("title", equalTo("未认证")).body("detail", equalTo("需要 Bearer 令牌"));
+        ZhCnText.assertChinese(given().header("Accept-Language", "zh-CN").get("/api/v1/jobs").then().statusCode(401)
+                .body("title", equalTo("未认证")).body("detail", equalTo("需要 Bearer 令牌"))
+                .extract().asString());
     }
 
     static void assertEquals(Object expected, Object actual) {

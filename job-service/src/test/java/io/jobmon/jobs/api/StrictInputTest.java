@@ -1,6 +1,7 @@
 package io.jobmon.jobs.api;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
@@ -87,6 +88,19 @@ class StrictInputTest {
                         .body("errors[0].field", equalTo("limit"));
             }
         }
+    }
+
+    @Test
+    void aQueryParameterTheOperationDoesNotTakeIsA400NamingIt() {
+        given().auth().oauth2(Tokens.alice()).queryParam("statuss", "FAILED").get("/api/v1/jobs").then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("statuss"))
+                .body("errors[0].code", equalTo("field.unknown-parameter"))
+                .body("errors[0].message", containsString("status"));
+        given().auth().oauth2(Tokens.alice()).queryParam("status", "FAILED").get("/api/v1/jobs").then().statusCode(200);
+        String id = TestJobs.submit(Tokens.alice());
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").queryParam("verbose", "1")
+                .get("/api/v1/jobs/" + id).then().statusCode(400).body("errors[0].field", equalTo("verbose"))
+                .body("errors[0].message", containsString("不接受查询参数"));
     }
 
     @Test

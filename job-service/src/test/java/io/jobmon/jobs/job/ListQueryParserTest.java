@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.problem.ApiException;
-import io.jobmon.jobs.job.service.Cursor;
-import io.jobmon.jobs.job.service.ListQuery;
+import io.jobmon.jobs.job.model.Cursor;
+import io.jobmon.jobs.job.model.ListQuery;
 import io.jobmon.jobs.job.service.ListQueryParser;
 import io.jobmon.jobs.job.service.ListQueryParser.Params;
 import io.jobmon.jobs.job.service.TagRules;

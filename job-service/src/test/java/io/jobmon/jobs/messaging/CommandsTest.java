@@ -86,13 +86,19 @@ class CommandsTest {
                 .body("attempts[1].cause", equalTo("DIAGNOSIS")).body("attempts[1].diagnosisId", equalTo(d2))
                 .body("retriesUsed", equalTo(1)).body("retriesLeft", equalTo(0));
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then().body("status", equalTo("STOPPING"))
-                .body("reason", equalTo("Restarting"))
+                .body("reason", equalTo("Restarting")).body("subState", equalTo("RESTARTING"))
+                .body("subStateText", containsString("new attempt"))
                 .body("message", containsString("restarted by automatic fault handling as attempt 2"))
                 .body("message", containsString(d2)).body("message", containsString("training hang"));
         String second = given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/attempts")
                 .then().extract().path("attempts[1].jobId");
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + second).then()
-                .body("subState", equalTo("RETRYING")).body("retry.attempt", equalTo(2));
+                .body("subState", equalTo("RETRYING")).body("retry.attempt", equalTo(2))
+                .body("subStateText", containsString("attempt 2")).body("subStateText", containsString(d2));
+        // the list says it too, in the reader's language
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN")
+                .get("/api/v1/jobs?name=" + second).then().body("items[0].subState", equalTo("RETRYING"))
+                .body("items[0].subStateText", containsString("第 2 次尝试"));
 
         String failed = diagnosis(second, "JOB_FAILED", "NODE_FAILURE", "RESTART");
         command(second, JobCommand.Kind.RESTART, DIAGNOSIS_SERVICE, failed);
@@ -121,7 +127,11 @@ class CommandsTest {
         ConsumersTest.awaitStatus(id, "STOPPING", 3);
         given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id + "/attempts").then()
                 .body("commands.outcome", contains("REFUSED", "EXECUTED"))
-                .body("commands[0].detail", org.hamcrest.Matchers.containsString("supportsRestart"));
+                .body("commands[0].detail", org.hamcrest.Matchers.containsString("supportsRestart"))
+                .body("commands[1].reason", equalTo("two consecutive diagnoses found: GPU out of memory"));
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN").get("/api/v1/jobs/" + id + "/attempts")
+                .then().body("commands[0].reason", equalTo("连续两次诊断的结论：训练卡住"))
+                .body("commands[1].reason", equalTo("连续两次诊断的结论：GPU 显存不足"));
         // the cluster confirms the stop: the job keeps saying who stopped it and why
         ConsumersTest.send(TestJobs.status(id, JobStatus.STOPPED, 2, "Stopped"));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().auth().oauth2(Tokens.alice())

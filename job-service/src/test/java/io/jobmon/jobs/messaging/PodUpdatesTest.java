@@ -102,7 +102,9 @@ class PodUpdatesTest {
     @Test
     void anAbnormalJobFinishesWhenItsLastPodEnded() {
         String id = TestJobs.submit(Tokens.alice());
-        Instant t = Instant.now().minusSeconds(600);
+        // cluster times after the submission (a time before it would be raised to it: ADR 0017)
+        Instant t = Instant.parse(given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + id).then()
+                .extract().path("submittedAt")).plusSeconds(1);
         send(new JobStatusChanged(id, "ext-b", JobStatus.RUNNING, null, null, null, t, 1, List.of(pod(id + "-0",
                 "Running", new ContainerSummary("main", "running", null, null, 0)))));
         send(new JobStatusChanged(id, "ext-b", JobStatus.ABNORMAL, "NodeLost", "node gpu-node-1 was lost", null,

@@ -1,6 +1,5 @@
 package io.jobmon.logs.chunk;
 
-import io.jobmon.logs.intake.StreamKey;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Row;

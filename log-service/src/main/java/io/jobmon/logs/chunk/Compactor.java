@@ -1,7 +1,6 @@
 package io.jobmon.logs.chunk;
 
 import io.jobmon.logs.config.LogsConfig;
-import io.jobmon.logs.intake.StreamKey;
 import io.jobmon.logs.query.SearchPool;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;

@@ -1,6 +1,5 @@
 package io.jobmon.logs.chunk;
 
-import io.jobmon.logs.intake.StreamKey;
 
 /**
  * A chunk about to be written: its stream, Kafka partition, level (0 flushed, 1 compacted), the encoded body and

@@ -175,6 +175,17 @@ public interface LogsConfig {
         /** Lines shown before following when the client sends no Last-Event-ID. */
         @WithDefault("100")
         int initialTail();
+
+        /** How long a stream ticket (a browser's way to open a follow, ADR 0027) may wait to be used. */
+        @WithDefault("60s")
+        Duration ticketTtl();
+
+        /**
+         * A follow of a finished job ends (event {@code end}) once nothing new came for a poll and the job ended at
+         * least this long ago: a shipper's last lines, sent after the job's end was known, still show.
+         */
+        @WithDefault("10s")
+        Duration endGrace();
     }
 
     interface Retention {

@@ -1,5 +1,7 @@
 package io.jobmon.logs.follow;
 
+import io.jobmon.contracts.http.ApiJson;
+import io.jobmon.contracts.http.QueryParameters;
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.logs.config.LogsConfig;
 import io.jobmon.logs.query.ChunkQueries;
@@ -19,6 +21,7 @@ import jakarta.enterprise.event.Observes;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -49,12 +52,16 @@ public class DownloadRoute {
         this.config = config;
     }
 
+    /** The query parameters a download takes. */
+    static final Set<String> PARAMETERS = Set.of("type", "pod", "container", "from", "to", "q", "ignoreCase", "regex");
+
     void routes(@Observes Router router) {
         router.get("/api/v1/jobs/:id/logs/download").blockingHandler(this::download, false);
     }
 
     private void download(RoutingContext rc) {
         try {
+            QueryParameters.check(rc.queryParams().names(), PARAMETERS);
             String id = rc.pathParam("id");
             LogQuery q = LogQuery.of(Routes.param(rc, "type"), Routes.param(rc, "pod"), Routes.param(rc, "container"),
                     Routes.param(rc, "from"), Routes.param(rc, "to"), Routes.param(rc, "q"), Routes.param(rc, "ignoreCase"),
@@ -159,7 +166,7 @@ public class DownloadRoute {
     }
 
     private static void line(StringBuilder out, LogReader.Found f) {
-        out.append(Times.instant(f.line().time())).append(" [");
+        out.append(ApiJson.time(Times.instant(f.line().time()))).append(" [");
         if (f.chunk().system()) {
             out.append(f.chunk().node()).append('/').append(f.chunk().container());
         } else {

@@ -1,5 +1,6 @@
 package io.jobmon.logs.follow;
 
+import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.logs.query.ChunkMeta;
 import io.jobmon.logs.query.ChunkQueries;
 import io.jobmon.logs.query.Scope;
@@ -27,6 +28,9 @@ public class FollowQueries {
             + " c.kafka_partition, c.min_offset, c.max_offset, c.min_time, c.max_time, c.lines, c.raw_bytes, c.stored_bytes FROM chunk c"
             + " LEFT JOIN unnest($9::int[], $10::bigint[]) AS v(p, o) ON v.p = c.kafka_partition WHERE " + SCOPE
             + " AND (c.max_offset > coalesce(v.o, -1) OR ($11 AND c.max_offset = v.o)) ORDER BY c.min_time LIMIT 2000";
+
+    private static final String ENDED = "SELECT status, finished_at FROM job_info WHERE job_id = $1 AND finished_at IS NOT NULL"
+            + " AND finished_at <= now() - make_interval(secs => $2)";
 
     private final Pool pool;
 
@@ -64,6 +68,25 @@ public class FollowQueries {
             }
             return out;
         }).await().atMost(WAIT);
+    }
+
+    /** How a job ended, once it is final and ended at least {@code grace} ago; null before. */
+    public Ended ended(String jobId, Duration grace) {
+        return pool.preparedQuery(ENDED).execute(Tuple.of(jobId, grace.toMillis() / 1000.0)).map(rows -> {
+            if (rows.size() == 0) {
+                return null;
+            }
+            Row r = rows.iterator().next();
+            String status = r.getString("status");
+            if (status == null || !JobStatus.valueOf(status).isFinal()) {
+                return null;
+            }
+            return new Ended(status, r.getOffsetDateTime("finished_at").toInstant());
+        }).await().atMost(WAIT);
+    }
+
+    /** A finished job's final status and end: the data of a follow's {@code end} event. */
+    public record Ended(String status, java.time.Instant finishedAt) {
     }
 
     private static Tuple scope(Scope s) {

@@ -1,6 +1,8 @@
 package io.jobmon.logs.follow;
 
+import io.jobmon.contracts.http.QueryParameters;
 import io.jobmon.contracts.access.Caller;
+import io.jobmon.contracts.http.StreamTickets;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.logs.config.LogsConfig;
@@ -19,6 +21,7 @@ import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,11 +40,13 @@ public class FollowRoute {
     private final ChunkQueries chunks;
     private final SearchPool search;
     private final FollowLimiter limiter;
+    private final StreamTicketStore tickets;
     private final LogsConfig config;
     private final AtomicInteger open = new AtomicInteger();
 
     public FollowRoute(JobLogs jobLogs, FollowQueries follows, ChunkQueries chunks, SearchPool search, FollowLimiter limiter,
-            LogsConfig config, MeterRegistry registry) {
+            StreamTicketStore tickets, LogsConfig config, MeterRegistry registry) {
+        this.tickets = tickets;
         this.jobLogs = jobLogs;
         this.follows = follows;
         this.chunks = chunks;
@@ -54,6 +59,13 @@ public class FollowRoute {
     void routes(@Observes Router router) {
         router.get("/api/v1/jobs/:id/logs/stream").handler(this::follow);
     }
+
+    /**
+     * The query parameters a follow takes ({@code lastEventId}: for an EventSource that cannot send Last-Event-ID;
+     * {@code ticket}: a stream ticket in place of the token, ADR 0027).
+     */
+    static final Set<String> PARAMETERS = Set.of("type", "pod", "container", "q", "ignoreCase", "regex", "tail",
+            "lastEventId", StreamTickets.PARAM);
 
     private record Prepared(Scope scope, LogQuery query, UUID session, FollowCursor resume, Integer tail, Caller caller) {
     }
@@ -77,12 +89,15 @@ public class FollowRoute {
     }
 
     private Prepared prepare(RoutingContext rc, FollowSlot slot) {
+        QueryParameters.check(rc.queryParams().names(), PARAMETERS);
         String id = rc.pathParam("id");
         LogQuery q = LogQuery.of(Routes.param(rc, "type"), Routes.param(rc, "pod"), Routes.param(rc, "container"), null,
                 null, Routes.param(rc, "q"), Routes.param(rc, "ignoreCase"), Routes.param(rc, "regex"),
                 Routes.param(rc, "tail"), null, null, null, config);
         LineMatcher.of(q.q(), q.ignoreCase(), q.regex(), config.query().maxRegexLength(), 1000); // checks the regex
-        Caller caller = Routes.caller(rc);
+        // a browser's EventSource: the ticket stands for the caller who asked for it, once (ADR 0027)
+        Caller caller = StreamTickets.isTicketFollow(rc) ? tickets.redeem(rc.queryParam(StreamTickets.PARAM).get(0), id)
+                : Routes.caller(rc);
         JobLogs.Job job = jobLogs.require(caller, id);
         Scope scope = jobLogs.scope(job, q.user(), q.system(), q.pod(), q.container());
         String last = rc.request().getHeader("Last-Event-ID");
@@ -116,6 +131,8 @@ public class FollowRoute {
                 follows, chunks, config.follow().pollInterval().toMillis(), config.follow().heartbeat().toNanos(), cursor,
                 p.resume() != null);
         slot.attach(session);
+        String job = rc.pathParam("id");
+        session.endWhen(() -> follows.ended(job, config.follow().endGrace()));
         if (p.resume() != null) {
             session.start();
             return;

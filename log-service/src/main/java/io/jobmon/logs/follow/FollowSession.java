@@ -1,6 +1,6 @@
 package io.jobmon.logs.follow;
 
-import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.http.ApiJson;
 import io.jobmon.logs.attribution.Attribution;
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkData;
@@ -32,6 +32,7 @@ final class FollowSession {
     private static final Logger LOG = Logger.getLogger(FollowSession.class);
     /** Raw bytes of chunks one poll reads at most per partition (a follower far behind catches up over several). */
     private static final long PER_PARTITION_BYTES = 16L << 20;
+    private static final long END_CHECK_NANOS = 1_000_000_000L;
 
     private final Vertx vertx;
     private final HttpServerResponse response;
@@ -45,6 +46,9 @@ final class FollowSession {
     private boolean inclusive;
     private volatile boolean closed;
     private long lastWrite = System.nanoTime();
+    /** Asked, at most once a second while nothing new comes, whether the job ended (null: never ends the follow). */
+    private Supplier<FollowQueries.Ended> ended;
+    private long lastEndCheck;
 
     FollowSession(Vertx vertx, HttpServerResponse response, Scope scope, Supplier<LineMatcher> matcher, FollowQueries follows,
             ChunkQueries chunks, long pollMillis, long heartbeatNanos, FollowCursor cursor, boolean resumed) {
@@ -58,6 +62,11 @@ final class FollowSession {
         this.heartbeatNanos = heartbeatNanos;
         this.cursor = cursor;
         this.inclusive = resumed;
+    }
+
+    /** The follow ends with an {@code end} event once the job is final and its lines are drained. */
+    void endWhen(Supplier<FollowQueries.Ended> check) {
+        this.ended = check;
     }
 
     void resumeFrom(FollowCursor at) {
@@ -152,10 +161,31 @@ final class FollowSession {
         }
         inclusive = false;
         write(byPartition);
+        if (byPartition.isEmpty() && bound.isEmpty() && endIfFinished()) {
+            return;
+        }
         if (System.nanoTime() - lastWrite >= heartbeatNanos && !closed) {
             response.write(": keepalive\n\n");
             lastWrite = System.nanoTime();
         }
+    }
+
+    /** Nothing more to send and the job is final: an {@code end} event with its status, and the response ends. */
+    private boolean endIfFinished() {
+        if (ended == null || closed || System.nanoTime() - lastEndCheck < END_CHECK_NANOS) {
+            return false;
+        }
+        lastEndCheck = System.nanoTime();
+        FollowQueries.Ended e = ended.get();
+        if (e == null) {
+            return false;
+        }
+        Map<String, Object> data = new java.util.LinkedHashMap<>();
+        data.put("status", e.status());
+        data.put("finishedAt", io.jobmon.contracts.http.ApiJson.TIME.format(e.finishedAt()));
+        closed = true;
+        response.end("id: " + cursor.id() + "\nevent: end\ndata: " + ApiJson.toJson(data) + "\n\n");
+        return true;
     }
 
     /** Merges the partitions by line time, each in offset order; every event carries the cursor after its line. */
@@ -177,7 +207,7 @@ final class FollowSession {
             LogReader.Found f = byPartition.get(h[0]).get(h[1]);
             cursor.advance(h[0], f.position().offset(), f.position().sub());
             out.append("id: ").append(cursor.id()).append("\nevent: line\ndata: ")
-                    .append(CloudEvents.toJson(LogReader.item(f))).append("\n\n");
+                    .append(ApiJson.toJson(LogReader.item(f))).append("\n\n");
             if (out.length() > 64 * 1024) {
                 response.write(out.toString());
                 out.setLength(0);
@@ -196,7 +226,7 @@ final class FollowSession {
     void writeTail(List<LogReader.Found> tail, FollowCursor at) {
         StringBuilder out = new StringBuilder();
         for (LogReader.Found f : tail) {
-            out.append("event: line\ndata: ").append(CloudEvents.toJson(LogReader.item(f))).append("\n\n");
+            out.append("event: line\ndata: ").append(ApiJson.toJson(LogReader.item(f))).append("\n\n");
         }
         out.append("id: ").append(at.id()).append("\nevent: following\ndata: {}\n\n");
         response.write(out.toString());

@@ -7,6 +7,7 @@ import io.jobmon.logs.chunk.ChunkLines;
 import io.jobmon.logs.chunk.ChunkPartitions;
 import io.jobmon.logs.chunk.NewChunk;
 import io.jobmon.logs.chunk.StoredLine;
+import io.jobmon.logs.chunk.StreamKey;
 import io.jobmon.logs.config.LogsConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -1,6 +1,7 @@
 package io.jobmon.logs.intake;
 
 import io.jobmon.logs.chunk.StoredLine;
+import io.jobmon.logs.chunk.StreamKey;
 import io.jobmon.logs.config.LogsConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;

@@ -2,6 +2,7 @@ package io.jobmon.logs.intake;
 
 import io.jobmon.contracts.messaging.BatchSplit;
 import io.jobmon.contracts.messaging.ConsumerRule;
+import io.jobmon.logs.chunk.StreamKey;
 import io.jobmon.logs.config.LogsConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

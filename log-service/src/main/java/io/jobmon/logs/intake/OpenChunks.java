@@ -1,6 +1,7 @@
 package io.jobmon.logs.intake;
 
 import io.jobmon.logs.chunk.ChunkLines;
+import io.jobmon.logs.chunk.StreamKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.jobmon.logs.intake;
 
+import io.jobmon.logs.chunk.StreamKey;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;

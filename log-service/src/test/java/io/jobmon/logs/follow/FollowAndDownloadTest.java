@@ -13,6 +13,7 @@ import io.jobmon.logs.Fixtures;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
+import io.restassured.path.json.JsonPath;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -61,7 +62,9 @@ class FollowAndDownloadTest {
     static void send(String job, int from, int to) {
         List<String> records = new ArrayList<>();
         for (int i = from; i < to; i++) {
-            records.add(Fixtures.fluentBit(job, job + "-w0", "trainer", T0.plusMillis(i * 10L), "line " + i));
+            // to the microsecond, as Fluent Bit's double carries it; the API shows milliseconds
+            records.add(Fixtures.fluentBit(job, job + "-w0", "trainer", T0.plusMillis(i * 10L).plusNanos(456_000),
+                    "line " + i));
         }
         Fixtures.sendAll(records);
     }
@@ -71,6 +74,7 @@ class FollowAndDownloadTest {
         final InputStream body;
         final BufferedReader reader;
         String lastId;
+        final List<String> times = new ArrayList<>();
         final int status;
 
         Follow(String job, String lastEventId, String token) throws Exception {
@@ -102,6 +106,7 @@ class FollowAndDownloadTest {
                     if (event.equals("line")) {
                         JsonNode n2 = CloudEvents.MAPPER.readTree(data.toString());
                         out.add(n2.path("line").asText());
+                        times.add(n2.path("time").asText());
                     }
                     boolean following = event.equals("following");
                     event = null;
@@ -134,13 +139,19 @@ class FollowAndDownloadTest {
             id = f.lastId;
         } // the client goes away mid-stream
         send(job, 30, 50);
+        List<String> times;
         try (Follow f = new Follow(job, id, Tokens.alice())) {
             seen.addAll(f.lines(50 - seen.size(), false));
+            times = f.times;
         }
-        List<String> full = given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/logs?type=user&limit=500")
-                .then().extract().jsonPath().getList("items.line", String.class);
+        JsonPath page = given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/logs?type=user&limit=500")
+                .then().extract().jsonPath();
+        List<String> full = page.getList("items.line", String.class);
         assertEquals(50, full.size());
         assertEquals(full, seen);
+        // one time format in the page and the stream: RFC 3339 UTC to the millisecond
+        assertEquals(page.getList("items.time", String.class).subList(50 - times.size(), 50), times);
+        assertEquals("2026-07-13T11:00:00.490Z", times.get(times.size() - 1));
     }
 
     @Test
@@ -196,6 +207,20 @@ class FollowAndDownloadTest {
                 .get("/api/v1/jobs/" + job + "/logs/download").then().statusCode(200)
                 .contentType(containsString("text/plain")).extract().asString();
         assertEquals(30, plain.lines().count());
+    }
+
+    @Test
+    void aQueryParameterTheStreamOrTheDownloadDoesNotTakeIsA400NamingIt() throws Exception {
+        String job = seedJob(1);
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/logs/download?type=user&typ=system")
+                .then().statusCode(400).contentType("application/problem+json").body("errors[0].field", equalTo("typ"))
+                .body("errors[0].code", equalTo("field.unknown-parameter"));
+        given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN")
+                .get("/api/v1/jobs/" + job + "/logs/stream?follow=true").then().statusCode(400)
+                .body("errors[0].field", equalTo("follow")).body("errors[0].message", containsString("未知的查询参数"));
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/logs?type=user&limt=5").then()
+                .statusCode(400).body("errors[0].field", equalTo("limt"))
+                .body("errors[0].message", containsString("limit"));
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobmon.contracts.events.InvalidRecordException;
+import io.jobmon.logs.chunk.StreamKey;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

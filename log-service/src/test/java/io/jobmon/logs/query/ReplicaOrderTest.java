@@ -12,7 +12,7 @@ import io.jobmon.logs.chunk.Compactor;
 import io.jobmon.logs.chunk.ChunkLines;
 import io.jobmon.logs.chunk.NewChunk;
 import io.jobmon.logs.chunk.StoredLine;
-import io.jobmon.logs.intake.StreamKey;
+import io.jobmon.logs.chunk.StreamKey;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;

@@ -29,6 +29,7 @@ public final class Attribution {
     }
 
     /** A node (and GPU) with data in range that could not be attributed, and why. */
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "UnattributedGpu")
     public record Unattributed(String node, String gpu, String reason) {
     }
 

@@ -36,7 +36,7 @@ public final class Catalogue {
     /**
      * @param special a computation that is not a sum of sources ({@code cpu_util}, {@code xid})
      */
-    public record Entry(String name, String title, String unit, Scope scope, String exporter, List<Source> sources,
+    public record Entry(String name, String unit, Scope scope, String exporter, List<Source> sources,
             String special) {
     }
 
@@ -49,83 +49,83 @@ public final class Catalogue {
     private static final Map<String, Entry> ENTRIES = new LinkedHashMap<>();
 
     static {
-        gpu("gpu_util", "GPU utilisation", "%", Source.of("DCGM_FI_DEV_GPU_UTIL"));
-        gpu("gpu_mem_used", "GPU memory used", "MiB", Source.of("DCGM_FI_DEV_FB_USED"));
-        gpu("gpu_mem_total", "GPU memory total", "MiB", Source.of("DCGM_FI_DEV_FB_USED"),
+        gpu("gpu_util", "%", Source.of("DCGM_FI_DEV_GPU_UTIL"));
+        gpu("gpu_mem_used", "MiB", Source.of("DCGM_FI_DEV_FB_USED"));
+        gpu("gpu_mem_total", "MiB", Source.of("DCGM_FI_DEV_FB_USED"),
                 Source.of("DCGM_FI_DEV_FB_FREE"), Source.of("DCGM_FI_DEV_FB_RESERVED"));
-        gpu("gpu_mem_copy_util", "GPU memory bandwidth utilisation", "%", Source.of("DCGM_FI_DEV_MEM_COPY_UTIL"));
-        gpu("gpu_temp", "GPU temperature", "°C", Source.of("DCGM_FI_DEV_GPU_TEMP"));
-        gpu("gpu_mem_temp", "GPU memory temperature", "°C", Source.of("DCGM_FI_DEV_MEMORY_TEMP"));
-        gpu("gpu_power", "GPU power draw", "W", Source.of("DCGM_FI_DEV_POWER_USAGE"));
-        gpu("sm_active", "SM activity", "ratio", Source.of("DCGM_FI_PROF_SM_ACTIVE"));
-        gpu("sm_occupancy", "SM occupancy", "ratio", Source.of("DCGM_FI_PROF_SM_OCCUPANCY"));
-        gpu("tensor_active", "Tensor core activity", "ratio", Source.of("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"));
-        gpu("gr_engine_active", "Graphics engine activity", "ratio", Source.of("DCGM_FI_PROF_GR_ENGINE_ACTIVE"));
-        gpu("dram_active", "Memory interface activity", "ratio", Source.of("DCGM_FI_PROF_DRAM_ACTIVE"));
-        gpu("ecc_sbe", "ECC single-bit errors", "errors",
+        gpu("gpu_mem_copy_util", "%", Source.of("DCGM_FI_DEV_MEM_COPY_UTIL"));
+        gpu("gpu_temp", "°C", Source.of("DCGM_FI_DEV_GPU_TEMP"));
+        gpu("gpu_mem_temp", "°C", Source.of("DCGM_FI_DEV_MEMORY_TEMP"));
+        gpu("gpu_power", "W", Source.of("DCGM_FI_DEV_POWER_USAGE"));
+        gpu("sm_active", "ratio", Source.of("DCGM_FI_PROF_SM_ACTIVE"));
+        gpu("sm_occupancy", "ratio", Source.of("DCGM_FI_PROF_SM_OCCUPANCY"));
+        gpu("tensor_active", "ratio", Source.of("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"));
+        gpu("gr_engine_active", "ratio", Source.of("DCGM_FI_PROF_GR_ENGINE_ACTIVE"));
+        gpu("dram_active", "ratio", Source.of("DCGM_FI_PROF_DRAM_ACTIVE"));
+        gpu("ecc_sbe", "errors",
                 new Source("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", 1, Transform.INCREASE, l -> true));
-        gpu("ecc_dbe", "ECC double-bit errors", "errors",
+        gpu("ecc_dbe", "errors",
                 new Source("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 1, Transform.INCREASE, l -> true));
-        gpu("ecc_sbe_agg", "ECC single-bit errors over the GPU's life", "errors",
+        gpu("ecc_sbe_agg", "errors",
                 Source.of("DCGM_FI_DEV_ECC_SBE_AGG_TOTAL"));
-        gpu("ecc_dbe_agg", "ECC double-bit errors over the GPU's life", "errors",
+        gpu("ecc_dbe_agg", "errors",
                 Source.of("DCGM_FI_DEV_ECC_DBE_AGG_TOTAL"));
-        gpu("retired_pages_sbe", "Pages retired for single-bit errors", "pages", Source.of("DCGM_FI_DEV_RETIRED_SBE"));
-        gpu("retired_pages_dbe", "Pages retired for double-bit errors", "pages", Source.of("DCGM_FI_DEV_RETIRED_DBE"));
-        gpu("retired_pages_pending", "Pages pending retirement", "pages", Source.of("DCGM_FI_DEV_RETIRED_PENDING"));
-        gpu("remapped_rows_uncorrectable", "Rows remapped for uncorrectable errors", "rows",
+        gpu("retired_pages_sbe", "pages", Source.of("DCGM_FI_DEV_RETIRED_SBE"));
+        gpu("retired_pages_dbe", "pages", Source.of("DCGM_FI_DEV_RETIRED_DBE"));
+        gpu("retired_pages_pending", "pages", Source.of("DCGM_FI_DEV_RETIRED_PENDING"));
+        gpu("remapped_rows_uncorrectable", "rows",
                 Source.of("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"));
-        gpu("remapped_rows_correctable", "Rows remapped for correctable errors", "rows",
+        gpu("remapped_rows_correctable", "rows",
                 Source.of("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS"));
-        gpu("row_remap_failure", "Row remapping failed (1) or not (0)", "bool", Source.of("DCGM_FI_DEV_ROW_REMAP_FAILURE"));
-        ENTRIES.put("xid", new Entry("xid", "Xid errors by code", "events", Scope.GPU, "dcgm-exporter", List.of(), "xid"));
-        gpu("nvlink_crc_flit_errors", "NVLink flow-control CRC errors", "errors",
+        gpu("row_remap_failure", "bool", Source.of("DCGM_FI_DEV_ROW_REMAP_FAILURE"));
+        ENTRIES.put("xid", new Entry("xid", "events", Scope.GPU, "dcgm-exporter", List.of(), "xid"));
+        gpu("nvlink_crc_flit_errors", "errors",
                 new Source("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", 1, Transform.INCREASE, l -> true));
-        gpu("nvlink_crc_data_errors", "NVLink data CRC errors", "errors",
+        gpu("nvlink_crc_data_errors", "errors",
                 new Source("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", 1, Transform.INCREASE, l -> true));
-        gpu("nvlink_replay_errors", "NVLink retries", "errors",
+        gpu("nvlink_replay_errors", "errors",
                 new Source("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", 1, Transform.INCREASE, l -> true));
-        gpu("nvlink_recovery_errors", "NVLink recovery errors", "errors",
+        gpu("nvlink_recovery_errors", "errors",
                 new Source("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", 1, Transform.INCREASE, l -> true));
-        gpu("nvlink_tx", "NVLink transmitted", "B/s", Source.of("DCGM_FI_PROF_NVLINK_TX_BYTES"));
-        gpu("nvlink_rx", "NVLink received", "B/s", Source.of("DCGM_FI_PROF_NVLINK_RX_BYTES"));
-        gpu("pcie_tx", "PCIe transmitted", "B/s", Source.of("DCGM_FI_PROF_PCIE_TX_BYTES"));
-        gpu("pcie_rx", "PCIe received", "B/s", Source.of("DCGM_FI_PROF_PCIE_RX_BYTES"));
-        gpu("pcie_replays", "PCIe replays", "events",
+        gpu("nvlink_tx", "B/s", Source.of("DCGM_FI_PROF_NVLINK_TX_BYTES"));
+        gpu("nvlink_rx", "B/s", Source.of("DCGM_FI_PROF_NVLINK_RX_BYTES"));
+        gpu("pcie_tx", "B/s", Source.of("DCGM_FI_PROF_PCIE_TX_BYTES"));
+        gpu("pcie_rx", "B/s", Source.of("DCGM_FI_PROF_PCIE_RX_BYTES"));
+        gpu("pcie_replays", "events",
                 new Source("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", 1, Transform.INCREASE, l -> true));
-        gpu("sm_clock", "SM clock", "MHz", Source.of("DCGM_FI_DEV_SM_CLOCK"));
-        gpu("mem_clock", "Memory clock", "MHz", Source.of("DCGM_FI_DEV_MEM_CLOCK"));
-        gpu("throttle_reasons", "Clock throttle reasons (bitmask)", "bitmask",
+        gpu("sm_clock", "MHz", Source.of("DCGM_FI_DEV_SM_CLOCK"));
+        gpu("mem_clock", "MHz", Source.of("DCGM_FI_DEV_MEM_CLOCK"));
+        gpu("throttle_reasons", "bitmask",
                 Source.of("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"), Source.of("DCGM_FI_DEV_CLOCKS_EVENT_REASONS"));
-        gpu("power_throttle", "Time throttled by power", "ratio",
+        gpu("power_throttle", "ratio",
                 new Source("DCGM_FI_DEV_POWER_VIOLATION", 1e-9, Transform.RATE, l -> true));
-        gpu("thermal_throttle", "Time throttled by temperature", "ratio",
+        gpu("thermal_throttle", "ratio",
                 new Source("DCGM_FI_DEV_THERMAL_VIOLATION", 1e-9, Transform.RATE, l -> true));
-        ENTRIES.put("cpu_util", new Entry("cpu_util", "CPU utilisation", "%", Scope.NODE, "node-exporter",
+        ENTRIES.put("cpu_util", new Entry("cpu_util", "%", Scope.NODE, "node-exporter",
                 List.of(new Source("node_cpu_seconds_total", 1, Transform.RATE, l -> "idle".equals(l.get("mode")))),
                 "cpu_util"));
-        node("mem_used", "Memory used", "B", Source.of("node_memory_MemTotal_bytes"),
+        node("mem_used", "B", Source.of("node_memory_MemTotal_bytes"),
                 new Source("node_memory_MemAvailable_bytes", -1, Transform.VALUE, l -> true));
-        node("mem_total", "Memory total", "B", Source.of("node_memory_MemTotal_bytes"));
-        node("net_rx", "Network received", "B/s",
+        node("mem_total", "B", Source.of("node_memory_MemTotal_bytes"));
+        node("net_rx", "B/s",
                 new Source("node_network_receive_bytes_total", 1, Transform.RATE, REAL_NIC));
-        node("net_tx", "Network transmitted", "B/s",
+        node("net_tx", "B/s",
                 new Source("node_network_transmit_bytes_total", 1, Transform.RATE, REAL_NIC));
-        node("ib_rx", "InfiniBand received", "B/s",
+        node("ib_rx", "B/s",
                 new Source("node_infiniband_port_data_received_bytes_total", 1, Transform.RATE, l -> true));
-        node("ib_tx", "InfiniBand transmitted", "B/s",
+        node("ib_tx", "B/s",
                 new Source("node_infiniband_port_data_transmitted_bytes_total", 1, Transform.RATE, l -> true));
     }
 
     private Catalogue() {
     }
 
-    private static void gpu(String name, String title, String unit, Source... sources) {
-        ENTRIES.put(name, new Entry(name, title, unit, Scope.GPU, "dcgm-exporter", List.of(sources), null));
+    private static void gpu(String name, String unit, Source... sources) {
+        ENTRIES.put(name, new Entry(name, unit, Scope.GPU, "dcgm-exporter", List.of(sources), null));
     }
 
-    private static void node(String name, String title, String unit, Source... sources) {
-        ENTRIES.put(name, new Entry(name, title, unit, Scope.NODE, "node-exporter", List.of(sources), null));
+    private static void node(String name, String unit, Source... sources) {
+        ENTRIES.put(name, new Entry(name, unit, Scope.NODE, "node-exporter", List.of(sources), null));
     }
 
     public static Entry get(String name) {

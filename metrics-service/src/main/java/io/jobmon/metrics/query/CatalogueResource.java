@@ -1,5 +1,8 @@
 package io.jobmon.metrics.query;
 
+import io.jobmon.contracts.api.Page;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Texts;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -14,17 +17,28 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class CatalogueResource {
 
+    /** Catalogue key prefix of the metrics' titles: {@code metric.title.<name>}. */
+    public static final String TITLE = "metric.title.";
+
+    private final I18n i18n;
+
+    public CatalogueResource(I18n i18n) {
+        this.i18n = i18n;
+    }
+
     /** One catalogue entry as the API shows it. */
-    public record Item(String name, String title, String unit, String scope, String source, List<String> series,
-            String kind) {
+    public record MetricCatalogueEntry(String name, String title, String unit, String scope, String source,
+            List<String> series, String kind) {
     }
 
     @GET
-    @Operation(summary = "The metric names, units and sources")
-    public List<Item> catalogue() {
-        return Catalogue.all().stream().map(e -> new Item(e.name(), e.title(), e.unit(), e.scope().name().toLowerCase(),
+    @Operation(summary = "The metric names, units and sources, titles in the reader's language: {items}")
+    public Page<MetricCatalogueEntry> catalogue() {
+        Texts t = i18n.forRequest();
+        return Page.last(Catalogue.all().stream().map(e -> new MetricCatalogueEntry(e.name(), t.text(TITLE + e.name()),
+                e.unit(), e.scope().name().toLowerCase(),
                 e.exporter(), e.sources().stream().map(Catalogue.Source::metric).toList(),
                 e.special() != null ? e.special().equals("xid") ? "events" : "derived"
-                        : e.sources().get(0).transform().name().toLowerCase())).toList();
+                        : e.sources().get(0).transform().name().toLowerCase())).toList());
     }
 }

@@ -1,5 +1,6 @@
 package io.jobmon.metrics.query;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.contracts.access.Permission;
 import io.jobmon.contracts.readmodel.JobGuard;
@@ -33,6 +34,7 @@ public class GpusResource {
     }
 
     /** A model and how many distinct GPUs of it the job held. */
+    @Schema(name = "GpuModelCount")
     public record ModelCount(String modelName, int count) {
     }
 

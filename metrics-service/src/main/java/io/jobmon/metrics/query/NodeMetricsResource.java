@@ -1,5 +1,6 @@
 package io.jobmon.metrics.query;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.metrics.jobs.JobRepository;
@@ -35,11 +36,13 @@ public class NodeMetricsResource {
     static final List<String> DEFAULT_METRICS = List.of("gpu_util", "gpu_mem_used", "gpu_temp", "gpu_power");
 
     /** A job's stay on the node; {@code jobId} null for another tenant's job. */
+    @Schema(name = "NodeGpuHolder")
     public record Holder(String jobId, String name, String owner, List<String> pods, Integer gpus, Instant from,
             Instant to, String source) {
     }
 
     /** The node's chart and its holders. */
+    @Schema(name = "NodeMetricChart")
     public record Response(Chart.Response chart, List<Holder> jobs) {
     }
 
@@ -65,7 +68,7 @@ public class NodeMetricsResource {
             @QueryParam("resolution") String resolution, @QueryParam("groupBy") String groupBy,
             @QueryParam("aggregation") String aggregation) {
         Caller caller = CallerFactory.fromToken(token);
-        TargetsResource.requireAdmin(caller);
+        TargetsResource.requireAdmin(caller, "metrics.node-admins-only");
         ChartParams params = ChartParams.parse(metric, from, to, step, resolution, groupBy, aggregation, DEFAULT_METRICS,
                 GroupBy.GPU);
         Instant now = Instant.now();

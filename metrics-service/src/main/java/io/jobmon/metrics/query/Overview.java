@@ -1,5 +1,6 @@
 package io.jobmon.metrics.query;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 
@@ -9,9 +10,11 @@ import java.util.List;
  * pending and running now; scheduling latency percentiles of jobs started in the range and the failure rate of
  * jobs that ended in it.
  */
+@Schema(name = "MetricsOverview")
 public record Overview(String tenant, Instant from, Instant to, List<Pool> pools) {
 
     /** One cluster and pool. */
+    @Schema(name = "PoolOverview")
     public record Pool(String cluster, String pool, int gpusTotal, int gpusAllocated, int gpusIdle, int jobsPending,
             int jobsRunning, int jobsStarted, Double schedulingLatencyP50Seconds, Double schedulingLatencyP99Seconds,
             int jobsFinished, int jobsFailed, Double failureRate) {

@@ -34,7 +34,7 @@ public class OverviewResource {
     @Operation(summary = "GPUs total/allocated/idle, jobs pending/running, scheduling latency p50/p99, failure rate")
     public Uni<Overview> overview(@QueryParam("from") String from, @QueryParam("to") String to) {
         Caller caller = CallerFactory.fromToken(token);
-        TargetsResource.requireAdmin(caller);
+        TargetsResource.requireAdmin(caller, "metrics.overview-admins-only");
         Instant now = Instant.now();
         ChartParams p = new ChartParams(List.of(), ChartParams.time("from", from), ChartParams.time("to", to), 0, 1000,
                 GroupBy.JOB, Aggregation.AVG);

@@ -1,6 +1,7 @@
 package io.jobmon.metrics.scrape;
 
 import io.jobmon.contracts.access.Caller;
+import io.jobmon.contracts.api.Page;
 import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
@@ -25,7 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class TargetsResource {
 
     /** A target and its last scrape (null fields: not scraped yet). */
-    public record Item(String id, String url, String job, String node, String cluster, String pool, String source,
+    public record ScrapeTargetView(String id, String url, String job, String node, String cluster, String pool, String source,
             String scrapedBy, Instant lastScrape, Boolean up, Double durationSeconds, Integer samples, String error) {
     }
 
@@ -38,29 +39,34 @@ public class TargetsResource {
     }
 
     @GET
-    @Operation(summary = "Scrape targets with their health (admins)")
-    public Uni<List<Item>> targets() {
+    @Operation(summary = "Scrape targets with their health (admins): {items}")
+    public Uni<Page<ScrapeTargetView>> targets() {
         requireAdmin(CallerFactory.fromToken(token));
         return pool.query("SELECT t.id, t.url, t.job, t.node, t.cluster, t.pool, t.source, h.holder, h.scraped_at, h.up,"
                 + " h.duration_ms, h.samples, h.error FROM scrape_target t LEFT JOIN scrape_health h ON h.target = t.id"
                 + " ORDER BY t.id").execute().map(rows -> {
-                    List<Item> out = new ArrayList<>();
+                    List<ScrapeTargetView> out = new ArrayList<>();
                     for (Row r : rows) {
                         Double ms = r.getDouble("duration_ms");
-                        out.add(new Item(r.getString("id"), r.getString("url"), r.getString("job"), r.getString("node"),
+                        out.add(new ScrapeTargetView(r.getString("id"), r.getString("url"), r.getString("job"), r.getString("node"),
                                 r.getString("cluster"), r.getString("pool"), r.getString("source"), r.getString("holder"),
                                 r.getOffsetDateTime("scraped_at") == null ? null : r.getOffsetDateTime("scraped_at").toInstant(),
                                 r.getBoolean("up"), ms == null ? null : ms / 1000, r.getInteger("samples"),
                                 r.getString("error")));
                     }
-                    return out;
+                    return Page.last(out);
                 });
     }
 
-    /** 403 for anybody but an admin. */
+    /** 403 for anybody but an admin: the scrape targets. */
     public static void requireAdmin(Caller caller) {
+        requireAdmin(caller, "metrics.admins-only");
+    }
+
+    /** 403 for anybody but an admin, saying what only an admin may see ({@code detail}, a catalogue key). */
+    public static void requireAdmin(Caller caller, String detail) {
         if (!caller.isAdmin()) {
-            throw ApiException.forbidden(Text.of("metrics.admins-only"));
+            throw ApiException.forbidden(Text.of(detail));
         }
     }
 }

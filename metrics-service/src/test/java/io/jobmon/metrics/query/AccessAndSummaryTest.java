@@ -89,8 +89,15 @@ class AccessAndSummaryTest {
             given().auth().oauth2(Tokens.admin()).get(path).then().statusCode(200);
         }
         given().auth().oauth2(Tokens.dave()).get("/api/v1/metrics/catalogue").then().statusCode(200)
-                .body("find { it.name == 'gpu_util' }.unit", equalTo("%"))
-                .body("find { it.name == 'net_rx' }.kind", equalTo("rate"));
+                .body("items.find { it.name == 'gpu_util' }.unit", equalTo("%"))
+                .body("items.find { it.name == 'net_rx' }.kind", equalTo("rate"));
+        // a parameter no endpoint takes is named, not ignored
+        String job = finishedJob("PRIVATE", List.of());
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/metrics?metric=gpu_util&gruopBy=gpu").then()
+                .statusCode(400).contentType("application/problem+json").body("errors[0].field", equalTo("gruopBy"))
+                .body("errors[0].message", containsString("groupBy"));
+        given().auth().oauth2(Tokens.dave()).get("/api/v1/metrics/catalogue?lang=zh").then().statusCode(400)
+                .body("errors[0].field", equalTo("lang")).body("errors[0].code", equalTo("field.no-parameters"));
     }
 
     /** diagnosis-service's own token (role service, no tenant) reads any job's charts, and nothing else. */

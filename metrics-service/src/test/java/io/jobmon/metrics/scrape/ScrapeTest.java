@@ -99,10 +99,12 @@ class ScrapeTest {
                 .body(containsString("jobmon_metrics_samples_total{source=\"scrape\"}"));
         var targets = given().auth().oauth2(Tokens.admin()).get("/api/v1/metrics/targets").then().statusCode(200)
                 .extract().jsonPath();
-        int broken = targets.getList("id").indexOf("broken");
-        assertEquals(false, targets.getBoolean("[" + broken + "].up"));
-        assertTrue(targets.getString("[" + broken + "].error").contains("line 1"), targets.getString("[" + broken + "].error"));
-        assertEquals(manager.holder(), targets.getString("[" + targets.getList("id").indexOf("dcgm") + "].scrapedBy"));
+        int broken = targets.getList("items.id").indexOf("broken");
+        assertEquals(false, targets.getBoolean("items[" + broken + "].up"));
+        assertTrue(targets.getString("items[" + broken + "].error").contains("line 1"),
+                targets.getString("items[" + broken + "].error"));
+        assertEquals(manager.holder(), targets.getString("items[" + targets.getList("items.id").indexOf("dcgm")
+                + "].scrapedBy"));
         given().auth().oauth2(Tokens.alice()).get("/api/v1/metrics/targets").then().statusCode(403)
                 .contentType("application/problem+json");
     }

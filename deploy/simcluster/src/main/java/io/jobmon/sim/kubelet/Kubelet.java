@@ -181,10 +181,12 @@ public final class Kubelet {
     }
 
     /**
-     * An inference server of higher priority that needs {@code gpus} GPUs of this node: the scheduler preempts
-     * what runs there. It serves for a while, then is deleted (scaled down).
+     * An inference server of higher priority, pinned to this node, that needs the node's free GPUs and {@code gpus}
+     * more (the victim's share): it never fits beside the victim, so the scheduler preempts (lowest priority, newest
+     * first). It serves for a while, then is deleted (scaled down).
      */
-    void preemptorFor(SimNode node, int gpus) {
+    void preemptorFor(SimNode node, int victimGpus) {
+        int gpus = Math.min(node.gpus().size(), fleet.freeGpus(node) + Math.max(1, victimGpus));
         String hash = Integer.toHexString(random.nextInt()).substring(0, 5) + "b8f4";
         String name = "llm-serving-eval-" + hash + "-" + JobPods.suffix(random);
         Map<String, Quantity> res = Map.of("nvidia.com/gpu", new Quantity(String.valueOf(Math.max(1, gpus))),

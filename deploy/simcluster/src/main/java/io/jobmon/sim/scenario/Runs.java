@@ -127,6 +127,13 @@ final class Runs {
         return s;
     }
 
+    /** A Debug attempt ({@code sleep infinity}): the container runs, prints nothing, uses nothing, until stopped. */
+    static Script idle(Run r) {
+        Script s = new Script();
+        s.load(GpuLoad.IDLE).step(new Step.Cpu(0.0)).step(new Step.Network(0));
+        return s;
+    }
+
     /**
      * Something sends SIGTERM mid-run and nothing says who: torchrun's SIGTERM lines, exit 143, no event, no error
      * before.

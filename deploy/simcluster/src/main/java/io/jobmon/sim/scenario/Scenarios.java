@@ -19,6 +19,10 @@ public final class Scenarios {
     public static final String QUOTA = "quota";
     public static final String SERVING = "serving";
     public static final String REPLAY = "replay";
+    public static final String DEBUG = "debug";
+    /** A Debug attempt's command (job-service's default {@code sleep infinity}), alone or ending a shell line. */
+    private static final java.util.regex.Pattern DEBUG_COMMAND =
+            java.util.regex.Pattern.compile("(^|.*[\\s;&|'\"])sleep\\s+inf(inity)?['\"]?\\s*");
 
     private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
 
@@ -49,7 +53,8 @@ public final class Scenarios {
                 + "after 300 s, Job fails; other pods stall; node back after 10 min", Faults::nodeLost);
         add(QUOTA, "ResourceQuota admission denies the pods: FailedCreate 'exceeded quota: <project>-gpu, "
                 + "requested: requests.nvidia.com/gpu=N, used: ..., limited: ...', retried; no pod", Runs::healthy);
-        add("preempted", "a higher-priority serving pod needs the node: DisruptionTarget/PreemptionByScheduler, "
+        add("preempted", "a higher-priority serving pod needs the node's free GPUs and the job's: DisruptionTarget/"
+                + "PreemptionByScheduler, "
                 + "Preempted event, Killing, torchrun SIGTERM lines, exit 143; the serving pod takes the node",
                 Faults::preempted);
         add("evicted", "checkpoints to /tmp fill the node's disk: EvictionThresholdMet, NodeHasDiskPressure, Evicted "
@@ -68,6 +73,8 @@ public final class Scenarios {
         add("unknown", "SIGTERM from nobody mid-run: torchrun SIGTERM lines, exit 143, no event", Runs::unknown);
         add(REPLAY, "(for ./jobmon replay) the Job gets no pods from the sim: a bundle replay supplies its pods, "
                 + "events, lines and series", Runs::healthy);
+        add(DEBUG, "(a Debug attempt: its command is sleep infinity) the container runs idle until stopped: no lines, "
+                + "GPUs idle, no failure whatever scenario the job's labels name", Runs::idle);
         add(SERVING, "(the sim's own) an inference server, the preemptor of 'preempted': vLLM start-up lines, serves "
                 + "at ~38 % util until deleted", Runs::serving);
     }
@@ -89,12 +96,37 @@ public final class Scenarios {
         return s != null ? s : ALL.get(HEALTHY);
     }
 
-    /** The name the object's labels ask for (null: none). */
+    /**
+     * The name the object's labels ask for (null: none); {@code debug} for a pod or Job whose container runs a Debug
+     * attempt's command, whatever its labels say (a Debug resubmit keeps the failed job's labels).
+     */
     public static String nameOf(HasMetadata o) {
+        if (debugAttempt(o)) {
+            return DEBUG;
+        }
         Map<String, String> labels = o.getMetadata().getLabels();
         if (labels == null) {
             return null;
         }
         return labels.getOrDefault(LABEL, labels.get(LABEL_ALT));
+    }
+
+    /** Whether the pod's (or Job template's) first container runs {@code sleep infinity}, as a Debug attempt does. */
+    static boolean debugAttempt(HasMetadata o) {
+        io.fabric8.kubernetes.api.model.PodSpec spec = o instanceof io.fabric8.kubernetes.api.model.Pod p ? p.getSpec()
+                : o instanceof io.fabric8.kubernetes.api.model.batch.v1.Job j && j.getSpec() != null
+                        && j.getSpec().getTemplate() != null ? j.getSpec().getTemplate().getSpec() : null;
+        if (spec == null || spec.getContainers() == null || spec.getContainers().isEmpty()) {
+            return false;
+        }
+        io.fabric8.kubernetes.api.model.Container c = spec.getContainers().get(0);
+        java.util.List<String> line = new java.util.ArrayList<>();
+        if (c.getCommand() != null) {
+            line.addAll(c.getCommand());
+        }
+        if (c.getArgs() != null) {
+            line.addAll(c.getArgs());
+        }
+        return DEBUG_COMMAND.matcher(String.join(" ", line)).matches();
     }
 }

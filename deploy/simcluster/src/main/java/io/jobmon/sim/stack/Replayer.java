@@ -166,7 +166,8 @@ public final class Replayer {
         bundle.path("metrics").forEach(m -> played.add(m.path("name").asText()));
         StringBuilder q = new StringBuilder();
         if (!played.isEmpty()) {
-            for (JsonNode item : stack.get(user, "/api/v1/metrics/catalogue").require("metric catalogue")) {
+            for (JsonNode item : stack.get(user, "/api/v1/metrics/catalogue").require("metric catalogue")
+                    .path("items")) {
                 for (JsonNode source : item.path("series")) {
                     if (played.contains(source.asText())) {
                         q.append("metric=").append(item.path("name").asText()).append('&');

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jobmon.sim.JobServiceWorkload;
@@ -213,6 +214,40 @@ class ScenarioPlayTest {
         assertTrue(jobFailed("job-pre"));
         assertTrue(h.eventsAbout(serving.getMetadata().getName()).contains("Normal Scheduled: Successfully assigned inference/"
                 + serving.getMetadata().getName() + " to " + serving.getSpec().getNodeName()));
+    }
+
+    @Test
+    void aPreemptedJobOnAFreeNodeIsPreemptedTooTheServingPodNeedsItsGpus() {
+        // issue #29: a 2-GPU job alone on an 8-GPU node; a serving pod asking only 2 GPUs found 6 free and never preempted
+        h.submit(JobServiceWorkload.build("job-pre2", NS, 1, 2, h.labels("preempted")));
+        assertTrue(h.run(Duration.ofMinutes(5), () -> h.kube().pods().stream()
+                .anyMatch(p -> p.getMetadata().getName().startsWith("llm-serving-eval-") && p.getSpec().getNodeName() != null)));
+        Pod serving = h.kube().pods().stream().filter(p -> p.getMetadata().getName().startsWith("llm-serving-eval-"))
+                .findFirst().orElseThrow();
+        assertEquals("8", serving.getSpec().getContainers().get(0).getResources().getRequests().get("nvidia.com/gpu").getAmount());
+        List<String> preempted = h.api.newClient(NS).v1().events().inAnyNamespace().list().getItems().stream()
+                .filter(e -> "Preempted".equals(e.getReason())).map(e -> e.getInvolvedObject().getName()).toList();
+        assertEquals(1, preempted.size(), preempted.toString());
+        assertTrue(preempted.get(0).startsWith("job-pre2-"), preempted.toString());
+        assertTrue(jobFailed("job-pre2"));
+    }
+
+    @Test
+    void aDebugAttemptRunsIdleWhateverScenarioItsLabelsName() {
+        // job-service's Debug resubmit keeps the failed job's labels and runs `sleep infinity`
+        Job debug = JobServiceWorkload.build("job-dbg", NS, 1, 8, h.labels("cuda-oom"));
+        debug.getSpec().getTemplate().getSpec().getContainers().get(0).setCommand(List.of("sleep", "infinity"));
+        h.submit(debug);
+        h.run(Duration.ofMinutes(30)); // six run times: cuda-oom would have failed at 0.4 of one
+        Pod pod = h.pod("job-dbg").orElseThrow();
+        assertEquals("Running", pod.getStatus().getPhase());
+        assertTrue(pod.getStatus().getContainerStatuses().get(0).getState().getRunning() != null);
+        assertEquals(List.of(), h.logs.textOf(name(pod)));
+        assertTrue(h.job("job-dbg").orElseThrow().getStatus().getConditions() == null
+                || h.job("job-dbg").orElseThrow().getStatus().getConditions().isEmpty());
+        // the same job without the debug command plays its scenario
+        Pod failing = submitAndAwaitEnd("job-nodbg", "cuda-oom", 1);
+        assertEquals("Failed", failing.getStatus().getPhase());
     }
 
     @Test

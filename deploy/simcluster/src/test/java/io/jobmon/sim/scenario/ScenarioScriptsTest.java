@@ -70,6 +70,24 @@ class ScenarioScriptsTest {
     }
 
     @Test
+    void aDebugAttemptsCommandPlaysDebugWhateverTheLabelsSay() {
+        for (List<String> command : List.of(List.of("sleep", "infinity"), List.of("/bin/sh", "-c", "sleep infinity"),
+                List.of("bash", "-lc", "pip list; sleep inf"))) {
+            var pod = new PodBuilder().withNewMetadata().addToLabels("jobmon.io/sim-scenario", "oom").endMetadata()
+                    .withNewSpec().addNewContainer().withName("main").withCommand(command).endContainer().endSpec().build();
+            assertEquals("debug", Scenarios.nameOf(pod), command.toString());
+        }
+        for (List<String> command : List.of(List.of("sleep", "3600"), List.of("torchrun", "train.py", "--sleep", "info"))) {
+            var pod = new PodBuilder().withNewMetadata().addToLabels("jobmon.io/sim-scenario", "oom").endMetadata()
+                    .withNewSpec().addNewContainer().withName("main").withCommand(command).endContainer().endSpec().build();
+            assertEquals("oom", Scenarios.nameOf(pod), command.toString());
+        }
+        Script idle = Scenarios.named("debug").script().apply(run(0, 1));
+        assertTrue(idle.steps().stream().noneMatch(t -> t.step() instanceof Step.Exit || t.step() instanceof Step.Log),
+                idle.steps().toString());
+    }
+
+    @Test
     void aHealthyRunPrintsTqdmBarsAtASteadySpeedAndExitsZeroAfterItsRunTime() {
         Script s = Scenarios.named("healthy").script().apply(run(0, 1));
         List<double[]> bars = bars(s);

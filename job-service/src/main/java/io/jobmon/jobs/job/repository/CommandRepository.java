@@ -13,9 +13,13 @@ import java.util.List;
 @ApplicationScoped
 public class CommandRepository {
 
-    /** A command as recorded, with its outcome ({@code EXECUTED} or {@code REFUSED}) and why. */
+    /**
+     * A command as recorded, with its outcome ({@code EXECUTED} or {@code REFUSED}) and why; {@code categories}: what
+     * its diagnoses found, in their order, as job-service received them (empty for diagnoses it never received).
+     */
     public record CommandRecord(String commandId, String jobId, String kind, List<String> diagnosisIds, String reason,
-            String outcome, String detail, Text detailText, String newJobId, Instant receivedAt) {
+            List<String> categories, String outcome, String detail, Text detailText, String newJobId,
+            Instant receivedAt) {
     }
 
     /** Records the command; false when its id was seen before (it must not run again). */
@@ -38,12 +42,15 @@ public class CommandRepository {
     /** Commands received for any of the jobs, oldest first. */
     public Uni<List<CommandRecord>> forJobs(SqlClient db, List<String> jobIds) {
         return db.preparedQuery("SELECT command_id, job_id, kind, diagnosis_ids, reason, outcome, detail, "
-                + "detail_text::text AS detail_text, new_job_id, received_at FROM job_command WHERE job_id = ANY($1) "
-                + "ORDER BY received_at, command_id")
+                + "detail_text::text AS detail_text, new_job_id, received_at, ARRAY(SELECT a.category FROM "
+                + "diagnosis_applied a WHERE a.diagnosis_id = ANY(c.diagnosis_ids) AND a.category IS NOT NULL "
+                + "ORDER BY array_position(c.diagnosis_ids, a.diagnosis_id)) AS categories "
+                + "FROM job_command c WHERE job_id = ANY($1) ORDER BY received_at, command_id")
                 .execute(Tuple.of(jobIds.toArray(String[]::new)))
                 .map(rows -> JobRepository.list(rows, r -> new CommandRecord(r.getString("command_id"),
                         r.getString("job_id"), r.getString("kind"), JobRows.strings(r.getArrayOfStrings("diagnosis_ids")),
-                        r.getString("reason"), r.getString("outcome"), r.getString("detail"),
+                        r.getString("reason"), JobRows.strings(r.getArrayOfStrings("categories")),
+                        r.getString("outcome"), r.getString("detail"),
                         JobRows.text(r.getString("detail_text")), r.getString("new_job_id"),
                         Times.instant(r.getOffsetDateTime("received_at")))));
     }

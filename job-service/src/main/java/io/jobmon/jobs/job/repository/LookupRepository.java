@@ -1,7 +1,7 @@
 package io.jobmon.jobs.job.repository;
 
 import io.jobmon.contracts.access.Caller;
-import io.jobmon.jobs.job.service.ListQuery;
+import io.jobmon.jobs.job.model.ListQuery;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;

@@ -21,14 +21,22 @@ public class TransitionRepository {
                 .replaceWithVoid();
     }
 
-    /** The job's transitions in time order. */
-    public Uni<List<TransitionRecord>> timeline(SqlClient db, String jobId) {
-        return db.preparedQuery("SELECT job_id, status, reason, message, message_text::text AS message_text, "
-                + "exit_code, at, source, sequence FROM job_transition WHERE job_id = $1 ORDER BY at, id")
-                .execute(Tuple.of(jobId))
-                .map(rows -> JobRepository.list(rows, r -> new TransitionRecord(r.getString("job_id"),
-                        JobStatus.valueOf(r.getString("status")), r.getString("reason"), r.getString("message"),
-                        JobRows.text(r.getString("message_text")), r.getInteger("exit_code"), Times.instant(r.getOffsetDateTime("at")), r.getString("source"),
-                        r.getLong("sequence"))));
+    /** A stored transition with its id: the order job-service applied it in. */
+    public record Stored(long id, TransitionRecord transition) {
+    }
+
+    /**
+     * The job's transitions in the order they were applied (ADR 0017: not by their times, which come from two
+     * clocks), after {@code afterId} when given, at most {@code limit}.
+     */
+    public Uni<List<Stored>> timeline(SqlClient db, String jobId, Long afterId, int limit) {
+        return db.preparedQuery("SELECT id, job_id, status, reason, message, message_text::text AS message_text, "
+                + "exit_code, at, source, sequence FROM job_transition WHERE job_id = $1 "
+                + "AND ($2::bigint IS NULL OR id > $2) ORDER BY id LIMIT $3")
+                .execute(Tuple.of(jobId, afterId, limit))
+                .map(rows -> JobRepository.list(rows, r -> new Stored(r.getLong("id"), new TransitionRecord(
+                        r.getString("job_id"), JobStatus.valueOf(r.getString("status")), r.getString("reason"),
+                        r.getString("message"), JobRows.text(r.getString("message_text")), r.getInteger("exit_code"),
+                        Times.instant(r.getOffsetDateTime("at")), r.getString("source"), r.getLong("sequence")))));
     }
 }

@@ -46,9 +46,11 @@ public class JobActionResource {
     private final QueryService queries;
     private final CurrentCaller caller;
     private final I18n i18n;
+    private final JobMapper mapper;
 
     public JobActionResource(SubmitService submits, ActionService actions, QueryService queries, CurrentCaller caller,
-            I18n i18n) {
+            I18n i18n, JobMapper mapper) {
+        this.mapper = mapper;
         this.submits = submits;
         this.actions = actions;
         this.queries = queries;
@@ -79,7 +81,9 @@ public class JobActionResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDetail.class)))
     @APIResponse(responseCode = "409", description = "the job already ended")
     public Uni<JobDetail> stop(@PathParam("id") String id) {
-        return actions.stop(caller.get(), id).chain(job -> queries.detailOf(job, List.of()));
+        Texts t = i18n.forRequest();
+        return actions.stop(caller.get(), id).chain(job -> queries.detailOf(job, List.of())
+                .map(d -> mapper.detail(d, t)));
     }
 
     /** 201 + the new job, linked to the old one (same chain). */
@@ -143,7 +147,8 @@ public class JobActionResource {
     }
 
     private Uni<Response> created(io.jobmon.jobs.job.model.JobRecord job, List<Text> warnings, boolean replayed) {
-        return queries.detailOf(job, warnings).map(view -> {
+        Texts t = i18n.forRequest();
+        return queries.detailOf(job, warnings).map(d -> mapper.detail(d, t)).map(view -> {
             // A relative reference (RFC 9110): the service's own host is not the one clients reach through the gateway.
             Response.ResponseBuilder r = Response.status(Response.Status.CREATED)
                     .header(HttpHeaders.LOCATION, "/api/v1/jobs/" + job.id()).entity(view);

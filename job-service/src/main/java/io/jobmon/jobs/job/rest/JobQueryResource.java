@@ -3,13 +3,16 @@ package io.jobmon.jobs.job.rest;
 import io.jobmon.contracts.api.Page;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.contracts.problem.Problem.FieldError;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Texts;
+import io.jobmon.jobs.job.model.ListQuery;
 import io.jobmon.jobs.job.rest.dto.AttemptsView;
+import io.jobmon.jobs.job.rest.dto.JobStatusInfo;
 import io.jobmon.jobs.job.rest.dto.JobDetail;
 import io.jobmon.jobs.job.rest.dto.JobRow;
 import io.jobmon.jobs.job.rest.dto.PodView;
 import io.jobmon.jobs.job.rest.dto.StatsView;
 import io.jobmon.jobs.job.rest.dto.TimelineEntry;
-import io.jobmon.jobs.job.service.ListQuery;
 import io.jobmon.jobs.job.service.ListQueryParser;
 import io.jobmon.jobs.job.service.QueryService;
 import io.jobmon.jobs.job.service.TagRules;
@@ -42,11 +45,18 @@ public class JobQueryResource {
     private final QueryService queries;
     private final CurrentCaller caller;
     private final TagRules tagRules;
+    private final JobMapper mapper;
+    private final JobTexts texts;
+    private final I18n i18n;
 
-    public JobQueryResource(QueryService queries, CurrentCaller caller, TagRules tagRules) {
+    public JobQueryResource(QueryService queries, CurrentCaller caller, TagRules tagRules, JobMapper mapper,
+            JobTexts texts, I18n i18n) {
         this.queries = queries;
         this.caller = caller;
         this.tagRules = tagRules;
+        this.mapper = mapper;
+        this.texts = texts;
+        this.i18n = i18n;
     }
 
     /** The job list: scope mine (default), shared, project or all (admins), filters, sort, keyset paging. */
@@ -67,17 +77,20 @@ public class JobQueryResource {
             @QueryParam("region") String region, @QueryParam("owner") String owner,
             @Parameter(description = "RFC 3339, inclusive") @QueryParam("submittedFrom") String submittedFrom,
             @Parameter(description = "RFC 3339, exclusive") @QueryParam("submittedTo") String submittedTo,
-            @Parameter(description = "field[:asc|desc], default submittedAt:desc", schema = @Schema(enumeration = {
+            @Parameter(description = "field[:asc|desc], default submittedAt:desc; "
+                    + "priority orders LOW < NORMAL < HIGH, updatedAt the last change of the job or its pods", schema = @Schema(enumeration = {
                     "submittedAt", "submittedAt:asc", "submittedAt:desc", "name", "name:asc", "name:desc", "status",
                     "status:asc", "status:desc", "queueSeconds", "queueSeconds:asc", "queueSeconds:desc",
-                    "runSeconds", "runSeconds:asc", "runSeconds:desc"}))
+                    "runSeconds", "runSeconds:asc", "runSeconds:desc", "updatedAt", "updatedAt:asc", "updatedAt:desc",
+                    "priority", "priority:asc", "priority:desc"}))
             @QueryParam("sort") String sort,
             @Parameter(description = "1..500, default 50", schema = @Schema(type = SchemaType.INTEGER,
                     minimum = "1", maximum = "500", defaultValue = "50")) @QueryParam("limit") String limit,
             @Parameter(description = "nextCursor of the previous page") @QueryParam("cursor") String cursor) {
         ListQuery q = ListQueryParser.parse(new ListQueryParser.Params(scope, name, status, tag, project, cluster,
                 region, owner, submittedFrom, submittedTo, sort, limit, cursor), tagRules);
-        return queries.list(caller.get(), q);
+        Texts t = i18n.forRequest();
+        return queries.list(caller.get(), q).map(page -> mapper.rows(page, t));
     }
 
     /** Counts by status, queue-time p50/p95 and top failure reasons of jobs submitted in [from, to) (default 7 days). */
@@ -102,7 +115,8 @@ public class JobQueryResource {
         if (!errors.isEmpty()) {
             throw ApiException.badRequest(errors);
         }
-        return queries.stats(caller.get(), s, start, end);
+        Texts t = i18n.forRequest();
+        return queries.stats(caller.get(), s, start, end).map(st -> mapper.stats(st, t));
     }
 
     @GET
@@ -110,14 +124,31 @@ public class JobQueryResource {
     @Operation(summary = "One job: spec, status with reason and message, times, GPUs, pods by phase, tags, shares, "
             + "visibility, retry information")
     public Uni<JobDetail> detail(@PathParam("id") String id) {
-        return queries.detail(caller.get(), id);
+        Texts t = i18n.forRequest();
+        return queries.detail(caller.get(), id).map(d -> mapper.detail(d, t));
     }
 
+    /** Every status with what it means and what to do, in the reader's language (the console's legend). */
+    @GET
+    @Path("/statuses")
+    @Operation(summary = "Every job status with its text, what it means and what its owner can do next, in the "
+            + "reader's language")
+    public Page<JobStatusInfo> statuses() {
+        return Page.last(texts.statuses(i18n.forRequest()));
+    }
+
+    /** {@code limit} (default 50, max 500) transitions at a time, in the order they happened. */
     @GET
     @Path("/{id}/timeline")
-    @Operation(summary = "The job's lifecycle: every status transition with time, reason and message, oldest first")
-    public Uni<Page<TimelineEntry>> timeline(@PathParam("id") String id) {
-        return queries.timeline(caller.get(), id);
+    @Operation(summary = "The job's lifecycle: every status transition with time (and whose clock it is), reason and "
+            + "message, in the order it happened")
+    public Uni<Page<TimelineEntry>> timeline(@PathParam("id") String id,
+            @Parameter(description = "nextCursor of the previous page") @QueryParam("cursor") String cursor,
+            @Parameter(description = "1..500, default 50", schema = @Schema(type = SchemaType.INTEGER,
+                    minimum = "1", maximum = "500", defaultValue = "50")) @QueryParam("limit") String limit) {
+        int n = limit(limit);
+        Texts t = i18n.forRequest();
+        return queries.timeline(caller.get(), id, blankToNull(cursor), n).map(page -> mapper.timeline(page, t));
     }
 
     /** Pods by name, {@code limit} (default 50, max 500) at a time. */
@@ -129,12 +160,9 @@ public class JobQueryResource {
             @Parameter(description = "nextCursor of the previous page") @QueryParam("cursor") String cursor,
             @Parameter(description = "1..500, default 50", schema = @Schema(type = SchemaType.INTEGER,
                     minimum = "1", maximum = "500", defaultValue = "50")) @QueryParam("limit") String limit) {
-        List<FieldError> errors = new ArrayList<>();
-        int n = ListQueryParser.limit(limit, errors);
-        if (!errors.isEmpty()) {
-            throw ApiException.badRequest(errors);
-        }
-        return queries.pods(caller.get(), id, cursor == null || cursor.isBlank() ? null : cursor, n);
+        int n = limit(limit);
+        Texts t = i18n.forRequest();
+        return queries.pods(caller.get(), id, blankToNull(cursor), n).map(page -> mapper.pods(page, t));
     }
 
     @GET
@@ -142,7 +170,21 @@ public class JobQueryResource {
     @Operation(summary = "The fault-tolerance chain (容错详情): attempts, the cause of each retry, commands of "
             + "automatic fault handling and what came of them")
     public Uni<AttemptsView> attempts(@PathParam("id") String id) {
-        return queries.attempts(caller.get(), id);
+        Texts t = i18n.forRequest();
+        return queries.attempts(caller.get(), id).map(a -> mapper.attempts(a, t));
+    }
+
+    private static int limit(String raw) {
+        List<FieldError> errors = new ArrayList<>();
+        int n = ListQueryParser.limit(raw, errors);
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest(errors);
+        }
+        return n;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
     }
 
     private static Instant time(String raw, String field, List<FieldError> errors) {

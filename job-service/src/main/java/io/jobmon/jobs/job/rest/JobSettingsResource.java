@@ -3,6 +3,9 @@ package io.jobmon.jobs.job.rest;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.jobs.job.rest.dto.JobDetail;
 import io.jobmon.jobs.job.rest.dto.Requests;
+import io.jobmon.contracts.i18n.I18n;
+import io.jobmon.contracts.i18n.Texts;
+import io.jobmon.jobs.job.model.JobRecord;
 import io.jobmon.jobs.job.service.QueryService;
 import io.jobmon.jobs.job.service.SettingsService;
 import io.smallrye.mutiny.Uni;
@@ -30,19 +33,28 @@ public class JobSettingsResource {
     private final SettingsService settings;
     private final QueryService queries;
     private final CurrentCaller caller;
+    private final JobMapper mapper;
+    private final I18n i18n;
 
-    public JobSettingsResource(SettingsService settings, QueryService queries, CurrentCaller caller) {
+    public JobSettingsResource(SettingsService settings, QueryService queries, CurrentCaller caller, JobMapper mapper,
+            I18n i18n) {
         this.settings = settings;
         this.queries = queries;
         this.caller = caller;
+        this.mapper = mapper;
+        this.i18n = i18n;
+    }
+
+    private Uni<JobDetail> view(Uni<JobRecord> changed) {
+        Texts t = i18n.forRequest();
+        return changed.chain(job -> queries.detailOf(job, List.of())).map(d -> mapper.detail(d, t));
     }
 
     @PUT
     @Path("/tags")
     @Operation(summary = "Replace the job's tags (owner or admin)")
     public Uni<JobDetail> tags(@PathParam("id") String id, @RequestBody(required = true) Requests.Tags body) {
-        return settings.tags(caller.get(), id, body == null ? null : body.tags())
-                .chain(job -> queries.detailOf(job, List.of()));
+        return view(settings.tags(caller.get(), id, body == null ? null : body.tags()));
     }
 
     @PUT
@@ -53,8 +65,7 @@ public class JobSettingsResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDetail.class)))
     @APIResponse(responseCode = "422", description = "a user jobmon does not know in the tenant (errors[] names each)")
     public Uni<JobDetail> shares(@PathParam("id") String id, @RequestBody(required = true) Requests.Shares body) {
-        return settings.shares(caller.get(), id, body == null ? null : body.users())
-                .chain(job -> queries.detailOf(job, List.of()));
+        return view(settings.shares(caller.get(), id, body == null ? null : body.users()));
     }
 
     @PUT
@@ -65,7 +76,6 @@ public class JobSettingsResource {
         if (body == null) {
             throw ApiException.invalid("visibility", "field.one-of", "PRIVATE, PROJECT");
         }
-        return settings.visibility(caller.get(), id, body.visibility())
-                .chain(job -> queries.detailOf(job, List.of()));
+        return view(settings.visibility(caller.get(), id, body.visibility()));
     }
 }

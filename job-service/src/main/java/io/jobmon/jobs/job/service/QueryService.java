@@ -2,34 +2,56 @@ package io.jobmon.jobs.job.service;
 
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.Permission;
-import io.jobmon.contracts.i18n.I18n;
 import io.jobmon.contracts.i18n.Text;
-import io.jobmon.contracts.i18n.Texts;
 import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.jobs.job.model.Cursor;
 import io.jobmon.jobs.job.model.JobRecord;
+import io.jobmon.jobs.job.model.JobStats;
+import io.jobmon.jobs.job.model.ListQuery;
+import io.jobmon.jobs.job.model.PodRecord;
+import io.jobmon.jobs.job.model.TransitionRecord;
 import io.jobmon.jobs.job.repository.CommandRepository;
+import io.jobmon.jobs.job.repository.CommandRepository.CommandRecord;
 import io.jobmon.jobs.job.repository.JobListRepository;
 import io.jobmon.jobs.job.repository.JobRepository;
 import io.jobmon.jobs.job.repository.JobStatsRepository;
 import io.jobmon.jobs.job.repository.PodRepository;
 import io.jobmon.jobs.job.repository.TransitionRepository;
-import io.jobmon.jobs.job.rest.JobMapper;
-import io.jobmon.jobs.job.rest.dto.AttemptsView;
-import io.jobmon.jobs.job.rest.dto.JobDetail;
-import io.jobmon.jobs.job.rest.dto.JobRow;
-import io.jobmon.contracts.api.Page;
-import io.jobmon.jobs.job.rest.dto.PodView;
-import io.jobmon.jobs.job.rest.dto.StatsView;
-import io.jobmon.jobs.job.rest.dto.TimelineEntry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 
-/** Everything a caller reads: the list, one job, its timeline, pods, attempts, and the stats. */
+/**
+ * Everything a caller reads: the list, one job, its timeline, pods, attempts, and the stats — as records of the
+ * job model, which the REST layer renders in the reader's language (resource → service → repository, one way).
+ */
 @ApplicationScoped
 public class QueryService {
+
+    /** A page of the list: rows, the next page's cursor (null on the last), the time live durations are at. */
+    public record Listed(List<JobRecord> rows, String nextCursor, Instant ref) {
+    }
+
+    /** One job with its pods by phase ({@code {Running=1998, Pending=2}}) and the warnings of its creation. */
+    public record Detail(JobRecord job, Map<String, Integer> podsByPhase, List<Text> warnings) {
+    }
+
+    /** A page of the timeline, in the order the transitions were applied. */
+    public record Timeline(JobRecord job, List<TransitionRecord> items, String nextCursor) {
+    }
+
+    public record Pods(List<PodRecord> items, String nextCursor) {
+    }
+
+    /** A job's fault-tolerance chain, first attempt first, and the commands received for any of its attempts. */
+    public record Attempts(List<JobRecord> chain, List<CommandRecord> commands) {
+    }
+
+    private static final String TIMELINE_CURSOR = "transition:id";
 
     private final Pool pool;
     private final JobRepository jobs;
@@ -38,12 +60,9 @@ public class QueryService {
     private final TransitionRepository transitions;
     private final CommandRepository commands;
     private final JobStatsRepository stats;
-    private final JobMapper mapper;
-    private final I18n i18n;
 
     public QueryService(Pool pool, JobRepository jobs, JobListRepository lists, PodRepository pods,
-            TransitionRepository transitions, CommandRepository commands, JobStatsRepository stats, JobMapper mapper,
-            I18n i18n) {
+            TransitionRepository transitions, CommandRepository commands, JobStatsRepository stats) {
         this.pool = pool;
         this.jobs = jobs;
         this.lists = lists;
@@ -51,86 +70,70 @@ public class QueryService {
         this.transitions = transitions;
         this.commands = commands;
         this.stats = stats;
-        this.mapper = mapper;
-        this.i18n = i18n;
     }
 
-    public Uni<Page<JobRow>> list(Caller caller, ListQuery q) {
+    public Uni<Listed> list(Caller caller, ListQuery q) {
         Access.requireTenant(caller);
         requireScope(caller, q.scope());
         // The cursor keeps the reference time in milliseconds: the first page must use exactly that, or live
         // durations would differ by a fraction of a millisecond between pages and rows could repeat.
         Instant ref = q.cursor() != null ? Instant.ofEpochMilli(q.cursor().refMillis())
-                : Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        Texts t = i18n.forRequest();
+                : Instant.now().truncatedTo(ChronoUnit.MILLIS);
         return lists.page(caller, q, ref).map(page -> {
-            List<JobRow> rows = page.rows().stream().map(j -> mapper.row(j, ref, t)).toList();
             String next = null;
             if (page.more()) {
                 JobRecord last = page.rows().get(page.rows().size() - 1);
                 String value = switch (q.sort().field()) {
                     case submittedAt -> last.submittedAt().toString();
+                    case updatedAt -> last.updatedAt().toString();
                     case name -> last.name();
                     case status -> last.status().name();
                     default -> page.sortValues().get(page.sortValues().size() - 1);
                 };
                 next = new Cursor(q.sort().key(), value, last.id(), ref.toEpochMilli()).encode();
             }
-            return new Page<>(rows, next);
+            return new Listed(page.rows(), next, ref);
         });
     }
 
-    public Uni<JobDetail> detail(Caller caller, String id) {
-        Texts t = i18n.forRequest();
-        return visible(caller, id).chain(job -> pods.countByPhase(pool, id)
-                .map(byPhase -> mapper.detail(job, byPhase, List.of(), Instant.now(), t)));
+    public Uni<Detail> detail(Caller caller, String id) {
+        return visible(caller, id).chain(job -> detailOf(job, List.of()));
     }
 
     /** The detail of a job just created or changed (the caller is its owner or an admin). */
-    public Uni<JobDetail> detailOf(JobRecord job, List<Text> warnings) {
-        Texts t = i18n.forRequest();
-        return pods.countByPhase(pool, job.id()).map(byPhase -> mapper.detail(job, byPhase,
-                warnings.stream().map(t::text).toList(), Instant.now(), t));
+    public Uni<Detail> detailOf(JobRecord job, List<Text> warnings) {
+        return pods.countByPhase(pool, job.id()).map(byPhase -> new Detail(job, byPhase, warnings));
     }
 
-    /** Every transition of the job in time order, as one page ({@code {items}}, like every list). */
-    public Uni<Page<TimelineEntry>> timeline(Caller caller, String id) {
-        Texts t = i18n.forRequest();
-        return visible(caller, id).chain(job -> transitions.timeline(pool, id))
-                .map(list -> Page.last(list.stream().map(r -> mapper.timeline(r, t)).toList()));
+    /** The job's transitions in the order they were applied, {@code limit} at a time. */
+    public Uni<Timeline> timeline(Caller caller, String id, String cursor, int limit) {
+        Long after = cursor == null ? null : cursorId(cursor);
+        return visible(caller, id).chain(job -> transitions.timeline(pool, id, after, limit + 1).map(list -> {
+            boolean more = list.size() > limit;
+            List<TransitionRepository.Stored> page = more ? list.subList(0, limit) : list;
+            String next = more ? new Cursor(TIMELINE_CURSOR, Long.toString(page.get(page.size() - 1).id()), id, 0)
+                    .encode() : null;
+            return new Timeline(job, page.stream().map(TransitionRepository.Stored::transition).toList(), next);
+        }));
     }
 
     /** Pods ordered by name, a page at a time (a job may have thousands). */
-    public Uni<Page<PodView>> pods(Caller caller, String id, String cursor, int limit) {
+    public Uni<Pods> pods(Caller caller, String id, String cursor, int limit) {
         String after = cursor == null ? null : Cursor.decode(cursor, "pod:name").value();
-        Texts t = i18n.forRequest();
         return visible(caller, id).chain(job -> pods.page(pool, id, after, limit + 1)).map(list -> {
             boolean more = list.size() > limit;
-            List<PodView> items = list.stream().limit(limit).map(p -> mapper.pod(p, t)).toList();
+            List<PodRecord> items = more ? list.subList(0, limit) : list;
             String next = more ? new Cursor("pod:name", items.get(items.size() - 1).name(), id, 0).encode() : null;
-            return new Page<>(items, next);
+            return new Pods(items, next);
         });
     }
 
-    public Uni<AttemptsView> attempts(Caller caller, String id) {
-        Texts t = i18n.forRequest();
+    public Uni<Attempts> attempts(Caller caller, String id) {
         return visible(caller, id).chain(job -> jobs.chain(pool, job.rootId()).chain(chain -> commands
-                .forJobs(pool, chain.stream().map(JobRecord::id).toList()).map(cmds -> {
-                    JobRecord root = chain.get(0);
-                    int used = chain.stream().mapToInt(JobRecord::retryCount).max().orElse(0);
-                    List<AttemptsView.Attempt> attempts = chain.stream().map(j -> new AttemptsView.Attempt(j.id(),
-                            j.attempt(), j.attemptCause(), j.diagnosisId(), j.previousId(), j.status(), j.reason(),
-                            j.failureReason(), j.submittedAt(), j.startedAt(), j.finishedAt())).toList();
-                    List<AttemptsView.Command> commandViews = cmds.stream().map(c -> new AttemptsView.Command(
-                            c.commandId(), c.jobId(), c.kind(), c.diagnosisIds(), c.reason(), c.outcome(),
-                            c.detailText() != null ? t.text(c.detailText()) : c.detail(), c.newJobId(),
-                            c.receivedAt())).toList();
-                    return new AttemptsView(root.id(), root.supportsRestart(), root.autoFaultHandling(),
-                            root.maxRetries(), used, Math.max(0, root.maxRetries() - used), attempts, commandViews);
-                })));
+                .forJobs(pool, chain.stream().map(JobRecord::id).toList()).map(cmds -> new Attempts(chain, cmds))));
     }
 
-    public Uni<StatsView> stats(Caller caller, ListQuery.Scope scope, Instant from, Instant to) {
+    public Uni<JobStats> stats(Caller caller, ListQuery.Scope scope, Instant from, Instant to) {
         Access.requireTenant(caller);
         requireScope(caller, scope);
         return stats.stats(caller, scope, from, to);
@@ -138,6 +141,14 @@ public class QueryService {
 
     private Uni<JobRecord> visible(Caller caller, String id) {
         return jobs.find(pool, id).map(job -> Access.require(caller, id, job, Permission.VIEW));
+    }
+
+    private static long cursorId(String cursor) {
+        try {
+            return Long.parseLong(Cursor.decode(cursor, TIMELINE_CURSOR).value());
+        } catch (NumberFormatException e) {
+            throw io.jobmon.contracts.api.Cursors.invalid();
+        }
     }
 
     private static void requireScope(Caller caller, ListQuery.Scope scope) {

@@ -56,7 +56,9 @@ public final class StatusMachine {
                     event.sequence(), job.messageText()));
         }
         JobStatus next = target(job.status(), event.status());
-        Instant at = event.time();
+        // The cluster's clock, often cut to the second: a job that started (or ended) within the second of its
+        // submission would read as started before it was submitted. Its times are never before the submission.
+        Instant at = event.time().isBefore(job.submittedAt()) ? job.submittedAt() : event.time();
         boolean changed = next != job.status() || !Objects.equals(event.reason(), job.reason()) && next == event.status();
         // The end of a stop jobmon made keeps the stop's own reason and words (who stopped it, or which diagnoses of
         // automatic fault handling): the cluster only confirms it ("Stopped").

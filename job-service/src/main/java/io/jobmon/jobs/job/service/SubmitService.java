@@ -8,6 +8,8 @@ import io.jobmon.jobs.job.model.JobRecord;
 import io.jobmon.jobs.job.model.JobSpec;
 import io.jobmon.jobs.job.model.TransitionRecord;
 import io.jobmon.jobs.job.repository.JobRepository;
+import io.jobmon.jobs.kube.ClusterRegistry;
+import io.jobmon.jobs.kube.NodeCapacity;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -29,8 +31,13 @@ public class SubmitService {
     private final JobRepository jobs;
     private final JobCreator creator;
     private final SpecRules rules;
+    private final NodeCapacity nodes;
+    private final ClusterRegistry clusters;
 
-    public SubmitService(Pool pool, JobRepository jobs, JobCreator creator, SpecRules rules) {
+    public SubmitService(Pool pool, JobRepository jobs, JobCreator creator, SpecRules rules, NodeCapacity nodes,
+            ClusterRegistry clusters) {
+        this.nodes = nodes;
+        this.clusters = clusters;
         this.pool = pool;
         this.jobs = jobs;
         this.creator = creator;
@@ -55,9 +62,9 @@ public class SubmitService {
                 return Uni.createFrom().item(replay(found.get(), spec, idempotencyKey));
             }
             SpecValidator.validate(spec, caller, rules);
-            return creator.create(NewJob.first(spec, caller.tenant(), caller.user(), idempotencyKey, null),
-                    TransitionRecord.USER)
-                    .map(job -> new Created(job, false, List.of()))
+            return capacity(spec).chain(warnings -> creator.create(NewJob.first(spec, caller.tenant(), caller.user(),
+                    idempotencyKey, null), TransitionRecord.USER)
+                    .map(job -> new Created(job, false, warnings)))
                     .onFailure(SubmitService::isIdempotencyRace)
                     .recoverWithUni(e -> jobs.findByIdempotencyKey(pool, caller.tenant(), caller.user(), idempotencyKey)
                             .map(job -> replay(job.orElseThrow(), spec, idempotencyKey)));
@@ -89,9 +96,17 @@ public class SubmitService {
             }
             JobSpec spec = SpecDefaults.apply(merged, rules);
             SpecValidator.validate(spec, caller, rules);
-            return creator.create(NewJob.first(spec, caller.tenant(), caller.user(), null, source.id()),
-                    TransitionRecord.USER).map(job -> new Created(job, false, List.copyOf(warnings)));
+            JobSpec checked = spec;
+            return capacity(spec).invoke(warnings::addAll).chain(x -> creator.create(NewJob.first(checked,
+                    caller.tenant(), caller.user(), null, source.id()), TransitionRecord.USER)
+                    .map(job -> new Created(job, false, List.copyOf(warnings))));
         });
+    }
+
+    /** Whether the GPUs asked for can ever be free (422 if not), with the cluster's nodes where they can be read. */
+    private Uni<List<Text>> capacity(JobSpec spec) {
+        return nodes.of(spec.cluster()).map(found -> Capacity.check(spec, rules, found,
+                found.isPresent() ? clusters.cluster(spec.cluster()).gpuProducts() : java.util.Map.of()));
     }
 
     /**

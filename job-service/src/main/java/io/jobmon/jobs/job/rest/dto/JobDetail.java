@@ -15,16 +15,22 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * One job: its spec, status with reason and message, failure reason, live queue and run time, GPUs, pods by phase,
  * tags, shares, visibility, retry information, and (on create) warnings such as dropped volumes. Texts follow the
  * reader's language as in {@link JobRow}.
+ *
+ * @param statusMeaning what the status means, in the reader's language
+ * @param statusNextStep what the owner can do now, in the reader's language
+ * @param warnings on create: volumes dropped by a clone, GPU capacity jobmon cannot check
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Schema(requiredProperties = {"id", "name", "owner", "tenant", "project", "cluster", "region", "queue", "priority",
-        "status", "statusText", "gpu", "gpuCount", "submittedAt", "updatedAt", "queueSeconds", "queueTime",
+        "status", "statusText", "statusMeaning", "statusNextStep", "gpu", "gpuCount", "submittedAt", "updatedAt", "queueSeconds", "queueTime",
         "runSeconds", "runTime", "pods", "tags", "shares", "visibility", "retry", "spec", "version"})
 public record JobDetail(String id, String name, String owner, String tenant, String project, String cluster,
         String region, String namespace, String queue, Priority priority, JobStatus status, String statusText,
-        @Schema(enumeration = {"RETRYING", "RESTARTING"}) String subState, String reason, String reasonCode,
-        String reasonExplanation, String message, String failureReason, String failureReasonCode,
-        String failureDiagnosisId, Integer exitCode, String gpu, int gpuCount, Instant submittedAt, Instant startedAt,
+        String statusMeaning, String statusNextStep,
+        @Schema(enumeration = {"IMAGE_PULL_FAILED",
+        "VOLUME_MOUNT_FAILED", "UNSCHEDULABLE", "RETRYING", "RESTARTING"}) String subState, String subStateText,
+        String reason, String reasonCode, String reasonExplanation, String message, String failureReason,
+        String failureReasonCode, String failureReasonText, String failureDiagnosisId, Integer exitCode, String gpu, int gpuCount, Instant submittedAt, Instant startedAt,
         Instant finishedAt, Instant updatedAt, long queueSeconds, String queueTime, long runSeconds, String runTime,
         Pods pods, List<String> tags, List<String> shares, Visibility visibility, Retry retry, JobSpec spec,
         long version, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {

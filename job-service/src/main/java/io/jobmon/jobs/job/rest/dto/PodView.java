@@ -20,11 +20,17 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public record PodView(String name, String namespace, String node, String phase, String reason, String reasonCode,
         String reasonExplanation, List<Condition> conditions, List<Container> containers, Instant updatedAt) {
 
-    /** A pod condition ({@code status} True, False or Unknown). */
+    /**
+     * A pod condition ({@code status} True, False or Unknown).
+     *
+     * @param typeText the condition's name in the reader's language ({@code 已调度} for {@code PodScheduled});
+     *        absent for a type jobmon does not know
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(requiredProperties = {"type", "status"})
-    public record Condition(String type, @Schema(enumeration = {"True", "False", "Unknown"}) String status,
-            String reason, String message, Instant lastTransitionTime) {
+    public record Condition(String type, String typeText,
+            @Schema(enumeration = {"True", "False", "Unknown"}) String status, String reason, String message,
+            Instant lastTransitionTime) {
     }
 
     /**

@@ -1,11 +1,14 @@
-package io.jobmon.contracts.problem;
+package io.jobmon.contracts.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import io.jobmon.contracts.http.RequestIds;
 import io.jobmon.contracts.i18n.I18n;
 import io.jobmon.contracts.i18n.Locales;
 import io.jobmon.contracts.i18n.Text;
+import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.contracts.problem.DependencyFailures;
+import io.jobmon.contracts.problem.JsonErrors;
+import io.jobmon.contracts.problem.Problem;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -99,7 +102,7 @@ public class ProblemMappers {
     private Response respond(Problem problem, UriInfo uri, HttpHeaders headers) {
         String language = headers == null ? null : headers.getHeaderString(I18n.ACCEPT_LANGUAGE);
         Locale locale = i18n.locale(language);
-        Problem body = i18n.localize(problem, locale).withInstance(uri == null ? null : uri.getPath(),
+        Problem body = problem.localize(i18n, locale).withInstance(uri == null ? null : uri.getPath(),
                 RequestIds.current());
         return Response.status(body.status()).type(Problem.MEDIA_TYPE).header("Content-Language", Locales.tag(locale))
                 .entity(body).build();

@@ -1,4 +1,4 @@
-package io.jobmon.jobs.job.service;
+package io.jobmon.jobs.job.model;
 
 import io.jobmon.contracts.api.Cursors;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.jobmon.contracts.problem;
+package io.jobmon.contracts.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.contracts.problem.Problem;
 import jakarta.ws.rs.core.Response;
 import java.net.ConnectException;
 import java.util.List;

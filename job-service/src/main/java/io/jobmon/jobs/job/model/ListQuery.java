@@ -1,4 +1,4 @@
-package io.jobmon.jobs.job.service;
+package io.jobmon.jobs.job.model;
 
 import io.jobmon.contracts.events.JobStatus;
 import java.time.Instant;
@@ -19,9 +19,12 @@ public record ListQuery(Scope scope, String name, List<JobStatus> statuses, List
         mine, shared, project, all
     }
 
-    /** Sortable fields; {@code key} is the API spelling. */
+    /**
+     * Sortable fields; {@code key} is the API spelling. {@code priority} sorts LOW &lt; NORMAL &lt; HIGH (so
+     * {@code priority:desc} puts HIGH first), {@code updatedAt} by the last change of the job or its pods.
+     */
     public enum SortField {
-        submittedAt, name, status, queueSeconds, runSeconds
+        submittedAt, name, status, queueSeconds, runSeconds, updatedAt, priority
     }
 
     public record Sort(SortField field, boolean descending) {

@@ -1,4 +1,4 @@
-package io.jobmon.logs.intake;
+package io.jobmon.logs.chunk;
 
 /**
  * A log stream: the lines of one container of one pod of a job (user), or of one source on one node (system:
