@@ -40,8 +40,13 @@ public final class BatchSplit<T> {
 
     /** The batch's records, of any key and value type (text, bytes), split by the decoder. */
     public static <K, V, T> BatchSplit<T> of(KafkaRecordBatch<K, V> batch, Decoder<K, V, T> decoder) {
+        return of(batch.getRecords(), decoder);
+    }
+
+    /** Some of a batch's records (those of some partitions, decoded on one thread), split by the decoder. */
+    public static <K, V, T> BatchSplit<T> of(Iterable<? extends KafkaRecord<K, V>> records, Decoder<K, V, T> decoder) {
         BatchSplit<T> split = new BatchSplit<>();
-        for (KafkaRecord<K, V> record : batch.getRecords()) {
+        for (KafkaRecord<K, V> record : records) {
             long offset = offset(record);
             split.last.merge(record.getPartition(), offset, Math::max);
             try {
@@ -56,6 +61,21 @@ public final class BatchSplit<T> {
             }
         }
         return split;
+    }
+
+    /** The splits of one batch's parts (disjoint partitions) as one: valid and invalid records in the parts' order. */
+    public static <T> BatchSplit<T> join(List<BatchSplit<T>> parts) {
+        if (parts.size() == 1) {
+            return parts.get(0);
+        }
+        BatchSplit<T> all = new BatchSplit<>();
+        for (BatchSplit<T> p : parts) {
+            all.valid.addAll(p.valid);
+            all.invalid.addAll(p.invalid);
+            all.reasons.addAll(p.reasons);
+            p.last.forEach((partition, offset) -> all.last.merge(partition, offset, Math::max));
+        }
+        return all;
     }
 
     /** The decoded records to apply, in the batch's order. */

@@ -10,6 +10,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.function.BiFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -37,6 +38,22 @@ public class JobChanges {
         /** Work after the transaction committed (publishing what it wrote, say); retried with the record. */
         default Uni<Void> afterCommit(JobSnapshot snapshot) {
             return Uni.createFrom().voidItem();
+        }
+
+        /** Facts a repository stores with these two of its methods (the write time not needed). */
+        static Facts of(BiFunction<SqlConnection, JobSnapshot, Uni<Void>> apply,
+                BiFunction<SqlConnection, String, Uni<Void>> tombstone) {
+            return new Facts() {
+                @Override
+                public Uni<Void> apply(SqlConnection tx, JobSnapshot snapshot, Instant at) {
+                    return apply.apply(tx, snapshot);
+                }
+
+                @Override
+                public Uni<Void> tombstone(SqlConnection tx, String jobId) {
+                    return tombstone.apply(tx, jobId);
+                }
+            };
         }
     }
 

@@ -14,19 +14,11 @@
  * <pre>
  * // 1. beans: contracts' AccessWiring produces JobAccessStore and JobGuard on the service's reactive pool
  *
- * // 2. the consumer, with a consumer group of the service's own: contracts' JobChanges checks the envelope and
- * //    writes the access row and the service's own facts (JobChanges.Facts) in one transaction, under the
- * //    suite's consumer rule (InvalidRecordException → DLQ; any other failure retried until it succeeds)
- * &#64;ApplicationScoped
- * class JobChangesConsumer {
- *     private final JobChanges changes;
- *     JobChangesConsumer(JobChanges changes) { this.changes = changes; }
- *
- *     &#64;Incoming(JobChanges.CHANNEL)
- *     Uni&lt;Void&gt; consume(ConsumerRecord&lt;String, String&gt; record) {
- *         return changes.consume(record, JobChanges.ACCESS_ONLY);
- *     }
- * }
+ * // 2. the consumer is contracts' JobChangesConsumer, present unless the service disables the channel
+ * //    (mp.messaging.incoming.job-changes.enabled=false, as job-service does): it checks the envelope and writes the
+ * //    access row and the service's own facts in one transaction, under the suite's consumer rule
+ * //    (InvalidRecordException → DLQ; any other failure retried until it succeeds). A service that keeps more of a
+ * //    job than its access row has one bean implementing JobChanges.Facts (or produces one: JobChanges.Facts.of).
  * // application.properties: the channel comes from contracts' META-INF/microprofile-config.properties (ADR 0015);
  * // the service names its consumer group
  * //   mp.messaging.incoming.job-changes.group.id=log-service

@@ -104,4 +104,15 @@ class MetricSamplesBinaryTest {
         assertEquals(List.of(s), back.series());
         assertArrayEquals(t, back.series().get(0).timestampsMs());
     }
+
+    @Test
+    void theBytesOfARecordArePinned() {
+        // records already on the topic must still read: a change here is a change of the wire format (ADR 0007)
+        String hex = "004a4d530109144443474d5f46495f4445565f4750555f5554494c08486f73746e616d65026e3103677075013003706f"
+                + "640a702022712220f09f98800131027570030300030102030405060380f0ffcff865b0ea01b0ea014056800000000000"
+                + "7ff0000000000000800000000000000000020102030702e0c483d0f865dfd4033fb999999999999a0000000000000001"
+                + "080001023ff0000000000000";
+        assertEquals(hex, java.util.HexFormat.of().formatHex(MetricSamplesBinary.encode("n1", series())));
+        assertEquals(series(), MetricSamplesBinary.decode(java.util.HexFormat.of().parseHex(hex)).series());
+    }
 }

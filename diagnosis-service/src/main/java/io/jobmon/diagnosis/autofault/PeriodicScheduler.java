@@ -7,6 +7,7 @@ import io.jobmon.diagnosis.task.DiagnosisTask;
 import io.jobmon.diagnosis.task.NewTask;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -37,24 +38,23 @@ public class PeriodicScheduler {
         this.config = config;
     }
 
+    /** Non-blocking: runs on the event loop, the claim and the inserts one transaction. */
     @Scheduled(every = "${jobmon.diagnosis.tasks.poll-interval:2s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void schedule() {
+    Uni<Void> schedule() {
         if (!config.autoFault().enabled()) {
-            return;
+            return Uni.createFrom().voidItem();
         }
-        try {
-            Instant now = Instant.now();
-            Duration window = config.tasks().maxWindow();
-            pool.withTransaction(tx -> snapshots.claimDue(tx, config.autoFault().interval(), config.autoFault().batchSize())
-                    .chain(ids -> Multi.createFrom().iterable(ids)
-                            .onItem().transformToUniAndConcatenate(id -> diagnoses.insert(tx, new NewTask(NewTask.newId(),
-                                    id, DiagnosisTask.Trigger.PERIODIC, null, null, now.minus(window), now, List.of(),
-                                    null, config.automatic().locale(), null, Duration.ZERO)))
-                            .collect().asList()))
-                    .await().atMost(Duration.ofSeconds(10));
-        } catch (RuntimeException e) {
-            LOG.warnf("cannot schedule periodic diagnoses: %s", e.getMessage());
-        }
+        Instant now = Instant.now();
+        Duration window = config.tasks().maxWindow();
+        return pool.withTransaction(tx -> snapshots.claimDue(tx, config.autoFault().interval(), config.autoFault().batchSize())
+                        .chain(ids -> Multi.createFrom().iterable(ids)
+                                .onItem().transformToUniAndConcatenate(id -> diagnoses.insert(tx, new NewTask(NewTask.newId(),
+                                        id, DiagnosisTask.Trigger.PERIODIC, null, null, now.minus(window), now, List.of(),
+                                        null, config.automatic().locale(), null, Duration.ZERO)))
+                                .collect().asList()))
+                .ifNoItem().after(Duration.ofSeconds(10)).fail()
+                .onFailure().invoke(e -> LOG.warnf("cannot schedule periodic diagnoses: %s", e.getMessage()))
+                .onFailure().recoverWithNull().replaceWithVoid();
     }
 }

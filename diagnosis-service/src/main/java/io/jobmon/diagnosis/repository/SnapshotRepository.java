@@ -3,12 +3,14 @@ package io.jobmon.diagnosis.repository;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.contracts.readmodel.JobChanges;
 import io.jobmon.diagnosis.config.DiagnosisConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,13 @@ public class SnapshotRepository {
 
     public SnapshotRepository(DiagnosisConfig config) {
         this.warmUp = config.autoFault().warmUp();
+    }
+
+    /** What contracts' {@code JobChangesConsumer} stores beside the access row: the snapshot, or the job gone. */
+    @Produces
+    @ApplicationScoped
+    JobChanges.Facts jobChangesFacts() {
+        return JobChanges.Facts.of(this::apply, this::tombstone);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.jobmon.diagnosis.evidence.ServiceToken;
 import io.jobmon.diagnosis.repository.DiagnosisRepository;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -70,21 +71,25 @@ public class TaskRunner {
         }
     }
 
+    /**
+     * Non-blocking: claims what the free workers can take (on the event loop) and hands it to them; the tasks
+     * themselves block (evidence calls, analysis) on the bounded workers (ADR 0013).
+     */
     @Scheduled(every = "${jobmon.diagnosis.tasks.poll-interval:2s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void poll() {
+    Uni<Void> poll() {
         int free = config.tasks().concurrency() - busy.get() - workers.getQueue().size();
         if (free <= 0) {
-            return;
+            return Uni.createFrom().voidItem();
         }
-        List<DiagnosisTask> due;
-        try {
-            due = repository.claimDue(pool, instance, config.tasks().claimTtl(), free).await()
-                    .atMost(Duration.ofSeconds(10));
-        } catch (RuntimeException e) {
-            LOG.warnf("cannot look for due diagnoses: %s", e.getMessage());
-            return;
-        }
+        return repository.claimDue(pool, instance, config.tasks().claimTtl(), free)
+                .ifNoItem().after(Duration.ofSeconds(10)).fail()
+                .invoke(this::start)
+                .onFailure().invoke(e -> LOG.warnf("cannot look for due diagnoses: %s", e.getMessage()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    private void start(List<DiagnosisTask> due) {
         for (DiagnosisTask task : due) {
             try {
                 workers.execute(() -> guarded("diagnosis:" + task.id(),

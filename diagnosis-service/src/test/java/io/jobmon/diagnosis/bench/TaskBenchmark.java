@@ -8,8 +8,10 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import java.net.URI;
@@ -19,7 +21,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,11 +29,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A diagnosis task of a job with a million log lines and 3 days of metrics, from {@code POST /api/v1/jobs/{id}/diagnoses}
@@ -81,7 +79,7 @@ public final class TaskBenchmark {
         logProps.put("mp.messaging.incoming.job-changes.group.id", "bench-logs-changes-" + run);
         ServiceProcess logService = new ServiceProcess("log-service", Path.of("../log-service/target/quarkus-app/quarkus-run.jar"),
                 "-Xmx1g", logProps).start();
-        try (KafkaProducer<String, String> producer = producer(bootstrap)) {
+        try (KafkaProducer<String, String> producer = BenchKafka.producer(bootstrap)) {
             JobSnapshot snapshot = new JobSnapshot(job, "t1", "alice", "project-nlp", "PRIVATE", List.of(), "llama-sft",
                     "local", "local", "default", JobStatus.FAILED, "Error", "A800", pods,
                     java.util.stream.IntStream.range(0, pods).mapToObj(SourceAnswers::pod).toList(),
@@ -96,12 +94,12 @@ public final class TaskBenchmark {
         logService.awaitReady(Duration.ofMinutes(3));
         long t0 = System.nanoTime();
         try (Connection c = DriverManager.getConnection("jdbc:" + logsDb, pg.user(), pg.password())) {
-            while (scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM logs.consumer_offset WHERE topic = '" + linesTopic
+            while (BenchKafka.scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM logs.consumer_offset WHERE topic = '" + linesTopic
                     + "'") < lines) {
                 Thread.sleep(1000);
             }
             System.out.printf("log-service stored them in %.0f s (%,d chunks)%n", (System.nanoTime() - t0) / 1e9,
-                    scalar(c, "SELECT count(*) FROM logs.chunk"));
+                    BenchKafka.scalar(c, "SELECT count(*) FROM logs.chunk"));
         }
 
         Map<String, String> diagProps = new HashMap<>(common);
@@ -129,7 +127,7 @@ public final class TaskBenchmark {
             logService.stop();
             sources.stop();
             oidc.stop();
-            System.out.println("logs: " + logService.log + " " + diagnosis.log);
+            System.out.println("logs: " + logService.log() + " " + diagnosis.log());
         }
         System.exit(0);
     }
@@ -180,24 +178,5 @@ public final class TaskBenchmark {
             s.execute("CREATE DATABASE " + name);
         }
         return pg.url().substring(0, pg.url().lastIndexOf('/') + 1) + name;
-    }
-
-    private static long scalar(Connection c, String sql) {
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            return r.next() ? r.getLong(1) : 0;
-        } catch (java.sql.SQLException e) {
-            return -1; // the schema is not there yet
-        }
-    }
-
-    private static KafkaProducer<String, String> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        return new KafkaProducer<>(p);
     }
 }

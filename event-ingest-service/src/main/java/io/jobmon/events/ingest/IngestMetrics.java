@@ -1,5 +1,6 @@
 package io.jobmon.events.ingest;
 
+import io.jobmon.contracts.metrics.TaggedCounters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,13 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class IngestMetrics {
 
-    private final Counter stored;
-    private final Counter unchanged;
-    private final Counter counted;
-    private final Counter unattributed;
-    private final Counter expired;
-    private final Counter invalid;
-    private final Counter replayed;
+    private final TaggedCounters records;
     private final Counter transitions;
     private final Counter podUpdates;
     private final Timer decode;
@@ -26,13 +21,9 @@ public class IngestMetrics {
     private final DistributionSummary batchSize;
 
     public IngestMetrics(MeterRegistry registry) {
-        stored = records(registry, "stored");
-        unchanged = records(registry, "unchanged");
-        counted = records(registry, "counted");
-        unattributed = records(registry, "unattributed");
-        expired = records(registry, "expired");
-        invalid = records(registry, "invalid");
-        replayed = records(registry, "replayed");
+        records = new TaggedCounters(registry, "jobmon.ingest.records", "result",
+                "records of jobmon.k8s.raw by what they did", "stored", "unchanged", "counted", "unattributed", "expired",
+                "invalid", "replayed");
         transitions = Counter.builder("jobmon.ingest.transitions").description("status transitions published")
                 .register(registry);
         podUpdates = Counter.builder("jobmon.ingest.pod.updates")
@@ -64,19 +55,14 @@ public class IngestMetrics {
         publish.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    private static Counter records(MeterRegistry registry, String result) {
-        return Counter.builder("jobmon.ingest.records").tag("result", result)
-                .description("records of jobmon.k8s.raw by what they did").register(registry);
-    }
-
     void batch(IngestService.Result r, int invalidRecords) {
-        stored.increment(r.writes().stored());
-        unchanged.increment(r.writes().unchanged());
-        counted.increment(r.writes().counted());
-        unattributed.increment(r.writes().unattributed());
-        expired.increment(r.writes().expired());
-        replayed.increment(r.replayed());
-        invalid.increment(invalidRecords);
+        records.increment("stored", r.writes().stored());
+        records.increment("unchanged", r.writes().unchanged());
+        records.increment("counted", r.writes().counted());
+        records.increment("unattributed", r.writes().unattributed());
+        records.increment("expired", r.writes().expired());
+        records.increment("replayed", r.replayed());
+        records.increment("invalid", invalidRecords);
         transitions.increment(r.writes().transitions().size() - r.writes().podUpdates());
         podUpdates.increment(r.writes().podUpdates());
     }

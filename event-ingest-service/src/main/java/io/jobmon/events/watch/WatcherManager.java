@@ -1,6 +1,7 @@
 package io.jobmon.events.watch;
 
 import io.jobmon.contracts.config.ClustersConfig;
+import io.jobmon.contracts.lease.LeaseTable;
 import io.jobmon.events.config.WatchConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -12,14 +13,11 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.io.IOException;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
@@ -58,7 +56,7 @@ public class WatcherManager {
         this.clients = clients;
         this.publisher = publisher;
         this.leases = leases;
-        this.holder = hostName() + "/" + UUID.randomUUID();
+        this.holder = LeaseTable.newHolder();
     }
 
     void onStart(@Observes StartupEvent start) {
@@ -128,18 +126,6 @@ public class WatcherManager {
             } catch (RuntimeException e) {
                 LOG.debugf("cluster %s: lease not released (%s), it expires", name, e.getMessage());
             }
-        }
-    }
-
-    private static String hostName() {
-        String env = System.getenv("HOSTNAME");
-        if (env != null && !env.isBlank()) {
-            return env;
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return "replica";
         }
     }
 

@@ -1,65 +1,26 @@
 package io.jobmon.events.bench;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
-import java.util.List;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import io.jobmon.contracts.events.K8sRawObject;
 import io.jobmon.contracts.messaging.Envelopes;
 import io.jobmon.events.k8s.EventParser;
 import io.jobmon.events.k8s.PodParser;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import io.jobmon.testsupport.BenchKafka;
+import io.jobmon.testsupport.ServiceProcess;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Kafka and PostgreSQL plumbing shared by the benchmark and the fault test. */
 final class Bench {
 
     private Bench() {
-    }
-
-    static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
-        try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
-        }
-    }
-
-    static KafkaProducer<String, String> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        return new KafkaProducer<>(p);
-    }
-
-    static KafkaConsumer<String, String> consumer(String bootstrap, String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-plain-" + UUID.randomUUID());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        KafkaConsumer<String, String> c = new KafkaConsumer<>(p);
-        c.subscribe(List.of(topic));
-        return c;
     }
 
     /** Produces every job's records, jobs interleaved in waves (per-key order kept); returns the count. */
@@ -84,7 +45,7 @@ final class Bench {
     static double plainRead(String bootstrap, String topic, long total) {
         long start = System.nanoTime();
         long seen = 0;
-        try (KafkaConsumer<String, String> c = consumer(bootstrap, topic)) {
+        try (KafkaConsumer<String, String> c = BenchKafka.consumer(bootstrap, topic, 1000)) {
             while (seen < total) {
                 seen += c.poll(Duration.ofMillis(200)).count();
             }
@@ -108,7 +69,7 @@ final class Bench {
         long seen = 0;
         long pods = 0;
         long events = 0;
-        try (KafkaConsumer<String, String> c = consumer(bootstrap, topic)) {
+        try (KafkaConsumer<String, String> c = BenchKafka.consumer(bootstrap, topic, 1000)) {
             while (seen < total) {
                 for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
                     K8sRawObject raw = Envelopes.K8S_RAW.data(r.key(), r.value());
@@ -133,16 +94,21 @@ final class Bench {
         return DriverManager.getConnection("jdbc:" + url + (url.contains("?") ? "&" : "?") + "currentSchema=events", user, password);
     }
 
-    static long scalar(Connection c, String sql) {
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            return r.next() ? r.getLong(1) : 0;
-        } catch (SQLException e) {
-            return -1; // the schema is not there yet
-        }
-    }
-
     /** Records applied so far (the offsets the service stored with its effects). */
     static long applied(Connection c) {
-        return scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM consumer_offset WHERE topic NOT LIKE 'test.%'");
+        return BenchKafka.scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM consumer_offset WHERE topic NOT LIKE 'test.%'");
+    }
+
+    /** event-ingest-service as a process on the benchmark's broker and database, with its own topics and group. */
+    static ServiceProcess service(String name, String bootstrap, String dbUrl, String user, String password,
+            String rawTopic, String statusTopic, String group) throws java.io.IOException {
+        Map<String, String> props = ServiceProcess.on(bootstrap, dbUrl, user, password);
+        props.put("jobmon.watch.enabled", "false");
+        props.put("mp.messaging.incoming.k8s-raw.topic", rawTopic);
+        props.put("mp.messaging.incoming.k8s-raw.group.id", group);
+        props.put("mp.messaging.incoming.k8s-raw.dead-letter-queue.topic", rawTopic + ".dlq");
+        props.put("jobmon.events.status-topic", statusTopic);
+        props.put("mp.messaging.incoming.job-changes.group.id", group + "-changes");
+        return new ServiceProcess(name, java.nio.file.Path.of("target/quarkus-app/quarkus-run.jar"), "-Xmx1g", props);
     }
 }

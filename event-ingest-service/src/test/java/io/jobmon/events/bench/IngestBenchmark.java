@@ -2,8 +2,10 @@ package io.jobmon.events.bench;
 
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,8 +48,8 @@ public final class IngestBenchmark {
         EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
         String raw = "bench.k8s.raw." + run;
         String status = "bench.job.status." + run;
-        Bench.createTopic(bootstrap, raw, partitions);
-        Bench.createTopic(bootstrap, status, partitions);
+        BenchKafka.createTopic(bootstrap, raw, partitions);
+        BenchKafka.createTopic(bootstrap, status, partitions);
         Workload w = new Workload("bench");
         List<String> warmJobs = new ArrayList<>();
         for (int i = 0; i < warmup / Workload.PER_JOB; i++) {
@@ -60,7 +62,7 @@ public final class IngestBenchmark {
         long total;
         long warm;
         long t0 = System.nanoTime();
-        try (KafkaProducer<String, String> producer = Bench.producer(bootstrap)) {
+        try (KafkaProducer<String, String> producer = BenchKafka.producer(bootstrap)) {
             warm = Bench.produce(producer, raw, w, warmJobs);
             total = Bench.produce(producer, raw, w, jobs);
         }
@@ -73,7 +75,7 @@ public final class IngestBenchmark {
         System.out.printf("parsing floor (read + decode into PodView/EventView): %,d records in %.1f s = %,.0f records/s,"
                 + " %.1f µs of its thread's CPU per record%n", total, floor, total / floor, floorCpu[0] * 1e6 / (warm + total));
 
-        ServiceProcess service = new ServiceProcess("bench", bootstrap, pg.url(), pg.user(), pg.password(), raw, status,
+        ServiceProcess service = Bench.service("bench", bootstrap, pg.url(), pg.user(), pg.password(), raw, status,
                 "bench-" + run);
         StatusWatch watch = new StatusWatch(bootstrap, status);
         watch.start();
@@ -106,10 +108,10 @@ public final class IngestBenchmark {
             System.out.printf("service CPU: %.1f µs per record (all its threads, GC and JIT included; %.2f cores busy)%n",
                     cpu * 1e6 / measured, cpu / secs);
             System.out.println("load: " + java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim());
-            System.out.printf("store: %,d pods, %,d events, %,d jobs%n", Bench.scalar(db, "SELECT count(*) FROM pod_state"),
-                    Bench.scalar(db, "SELECT count(*) FROM event"), Bench.scalar(db, "SELECT count(*) FROM job_state"));
+            System.out.printf("store: %,d pods, %,d events, %,d jobs%n", BenchKafka.scalar(db, "SELECT count(*) FROM pod_state"),
+                    BenchKafka.scalar(db, "SELECT count(*) FROM event"), BenchKafka.scalar(db, "SELECT count(*) FROM job_state"));
 
-            System.out.println(service.ingestMetrics());
+            System.out.println(service.metrics("jobmon_ingest_"));
             latency(bootstrap, raw, w, run, rate, seconds, watch);
         } finally {
             service.stop();
@@ -135,7 +137,7 @@ public final class IngestBenchmark {
         watch.track(sentAt);
         long start = System.nanoTime();
         long n = 0;
-        try (KafkaProducer<String, String> producer = Bench.producer(bootstrap)) {
+        try (KafkaProducer<String, String> producer = BenchKafka.producer(bootstrap)) {
             int wave = 50;
             for (int from = 0; from < jobs.size(); from += wave) {
                 List<String> group = jobs.subList(from, Math.min(jobs.size(), from + wave));
@@ -179,7 +181,7 @@ public final class IngestBenchmark {
         private final List<Long> latencies = new ArrayList<>();
 
         StatusWatch(String bootstrap, String topic) {
-            consumer = Bench.consumer(bootstrap, topic);
+            consumer = BenchKafka.consumer(bootstrap, topic, 1000);
             setDaemon(true);
         }
 

@@ -2,8 +2,10 @@ package io.jobmon.events.bench;
 
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobStatusChanged;
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -29,13 +31,13 @@ public final class IngestFaultTest {
         String bootstrap = EmbeddedKafka.bootstrapServers();
         EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
         String raw = "fault.k8s.raw." + run;
-        Bench.createTopic(bootstrap, raw, 4);
+        BenchKafka.createTopic(bootstrap, raw, 4);
         List<String> jobs = new ArrayList<>();
         for (int i = 0; i < records / Workload.PER_JOB; i++) {
             jobs.add("f" + run + "-" + i);
         }
         long total;
-        try (KafkaProducer<String, String> p = Bench.producer(bootstrap)) {
+        try (KafkaProducer<String, String> p = BenchKafka.producer(bootstrap)) {
             total = Bench.produce(p, raw, new Workload("fault"), jobs);
         }
         System.out.printf("produced %,d records of %,d jobs%n", total, jobs.size());
@@ -60,8 +62,8 @@ public final class IngestFaultTest {
         }
         String url = pg.url().substring(0, pg.url().lastIndexOf('/') + 1) + dbName;
         String status = "fault.job.status." + run + "." + name;
-        Bench.createTopic(bootstrap, status, 4);
-        ServiceProcess service = new ServiceProcess(name, bootstrap, url, pg.user(), pg.password(), raw, status, "fault-" + name + run);
+        BenchKafka.createTopic(bootstrap, status, 4);
+        ServiceProcess service = Bench.service(name, bootstrap, url, pg.user(), pg.password(), raw, status, "fault-" + name + run);
         service.start();
         try (Connection db = Bench.db(url, pg.user(), pg.password())) {
             if (kill) {
@@ -72,17 +74,17 @@ public final class IngestFaultTest {
                 System.out.printf("[%s] killed -9 at %,d of %,d records applied%n", name, Bench.applied(db), total);
                 service.start();
             }
-            while (Bench.applied(db) < total || Bench.scalar(db, "SELECT count(*) FROM outbox") != 0) {
+            while (Bench.applied(db) < total || BenchKafka.scalar(db, "SELECT count(*) FROM outbox") != 0) {
                 Thread.sleep(100);
             }
             Map<String, String> figures = new TreeMap<>();
             figures.put("records applied", String.valueOf(Bench.applied(db)));
             for (String table : new String[] {"pod_state", "event", "event_quota", "job_state"}) {
-                figures.put(table + " rows", String.valueOf(Bench.scalar(db, "SELECT count(*) FROM " + table)));
+                figures.put(table + " rows", String.valueOf(BenchKafka.scalar(db, "SELECT count(*) FROM " + table)));
             }
-            figures.put("event occurrences", String.valueOf(Bench.scalar(db, "SELECT sum(count) FROM event")));
-            figures.put("pod versions", String.valueOf(Bench.scalar(db, "SELECT sum(resource_version) FROM pod_state")));
-            figures.put("omitted", String.valueOf(Bench.scalar(db, "SELECT coalesce(sum(omitted_occurrences),0) FROM event_quota")));
+            figures.put("event occurrences", String.valueOf(BenchKafka.scalar(db, "SELECT sum(count) FROM event")));
+            figures.put("pod versions", String.valueOf(BenchKafka.scalar(db, "SELECT sum(resource_version) FROM pod_state")));
+            figures.put("omitted", String.valueOf(BenchKafka.scalar(db, "SELECT coalesce(sum(omitted_occurrences),0) FROM event_quota")));
             try (Statement s = db.createStatement(); ResultSet r = s.executeQuery(
                     "SELECT status || '/' || coalesce(reason,'') || '/' || sequence, count(*) FROM job_state GROUP BY 1")) {
                 while (r.next()) {
@@ -104,7 +106,7 @@ public final class IngestFaultTest {
     static Map<String, String> lastPublished(String bootstrap, String topic, int jobs) {
         Map<String, JobStatusChanged> last = new TreeMap<>();
         long quiet = System.currentTimeMillis() + 5000;
-        try (KafkaConsumer<String, String> c = Bench.consumer(bootstrap, topic)) {
+        try (KafkaConsumer<String, String> c = BenchKafka.consumer(bootstrap, topic, 1000)) {
             while (System.currentTimeMillis() < quiet) {
                 for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
                     JobStatusChanged s = CloudEvents.decode(r.value(), JobStatusChanged.class).data();

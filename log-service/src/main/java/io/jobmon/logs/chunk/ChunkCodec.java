@@ -1,6 +1,8 @@
 package io.jobmon.logs.chunk;
 
 import com.github.luben.zstd.Zstd;
+import io.jobmon.contracts.bytes.ByteReader;
+import io.jobmon.contracts.bytes.ByteWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -63,16 +65,16 @@ public final class ChunkCodec {
             }
         }
         long raw = lines.textBytes();
-        Bytes.Buf out = new Bytes.Buf((int) Math.min(Integer.MAX_VALUE - 64, raw + n * 12L + 64));
+        ByteWriter out = new ByteWriter((int) Math.min(Integer.MAX_VALUE - 64, raw + n * 12L + 64));
         out.varint(VERSION);
         out.varint(n);
         out.varint(cuts.size());
-        Bytes.Buf segment = new Bytes.Buf(SEGMENT_BYTES + SEGMENT_LINES * 24);
+        ByteWriter segment = new ByteWriter(SEGMENT_BYTES + SEGMENT_LINES * 24);
         for (int s = cuts.size() - 1; s >= 0; s--) {
             segment.reset();
             writeSegment(segment, lines, s == 0 ? 0 : cuts.get(s - 1), cuts.get(s));
             out.varint(segment.size());
-            out.write(segment.array(), 0, segment.size());
+            out.put(segment.array(), 0, segment.size());
         }
         byte[] dst = new byte[(int) Zstd.compressBound(out.size())];
         long size = Zstd.compressByteArray(dst, 0, dst.length, out.array(), 0, out.size(), zstdLevel);
@@ -83,15 +85,15 @@ public final class ChunkCodec {
         return new Encoded(body, filter.build(), n, raw, lines.time(0), lines.time(n - 1), minOffset, maxOffset);
     }
 
-    private static void writeSegment(Bytes.Buf out, ChunkLines lines, int from, int to) {
+    private static void writeSegment(ByteWriter out, ChunkLines lines, int from, int to) {
         long baseTime = lines.time(from);
         long baseOffset = Long.MAX_VALUE;
         for (int i = from; i < to; i++) {
             baseOffset = Math.min(baseOffset, lines.offset(i));
         }
         out.varint(to - from);
-        out.fixed64(baseTime);
-        out.fixed64(baseOffset);
+        out.fixed64LittleEndian(baseTime);
+        out.fixed64LittleEndian(baseOffset);
         long prev = baseTime;
         for (int i = from; i < to; i++) {
             out.zigzag(lines.time(i) - prev);
@@ -106,36 +108,36 @@ public final class ChunkCodec {
             out.varint(lines.sub(i));
         }
         for (int i = from; i < to; i++) {
-            out.write(lines.flags(i));
+            out.put(lines.flags(i));
         }
         for (int i = from; i < to; i++) {
             out.varint(lines.length(i));
         }
         byte[] text = lines.text();
         for (int i = from; i < to; i++) {
-            out.write(text, lines.start(i), lines.length(i));
-            out.write('\n');
+            out.put(text, lines.start(i), lines.length(i));
+            out.put('\n');
         }
     }
 
     /** Every line of the chunk. */
     public static ChunkData decode(byte[] body) {
         byte[] b = Zstd.decompress(body, contentSize(body));
-        int[] pos = {0};
-        int version = (int) Bytes.varint(b, pos);
+        ByteReader in = new ByteReader(b);
+        int version = (int) in.varint();
         if (version == 1) {
-            return ChunkCodecV1.decode(b, pos); // all columns: format 1 has them before the texts
+            return ChunkCodecV1.decode(in); // all columns: format 1 has them before the texts
         }
         if (version != VERSION) {
             throw new IllegalStateException("chunk format " + version + " is not known");
         }
-        int n = (int) Bytes.varint(b, pos);
-        int count = (int) Bytes.varint(b, pos);
+        int n = (int) in.varint();
+        int count = (int) in.varint();
         List<Segments.At> segments = new ArrayList<>(count);
         for (int s = 0; s < count; s++) {
-            int length = (int) Bytes.varint(b, pos);
-            segments.add(new Segments.At(b, pos[0]));
-            pos[0] += length;
+            int length = (int) in.varint();
+            segments.add(new Segments.At(b, in.position(), in.position() + length));
+            in.skip(length);
         }
         return Segments.assemble(n, n, segments);
     }
@@ -168,32 +170,34 @@ public final class ChunkCodec {
         if (Zstd.isError(got) || got != size) {
             throw new IllegalStateException("chunk body: " + (Zstd.isError(got) ? Zstd.getErrorName(got) : "short frame"));
         }
-        int[] pos = {0};
-        int version = (int) Bytes.varint(b, pos);
+        ByteReader in = new ByteReader(b, 0, size);
+        int version = (int) in.varint();
         if (version == 1) {
-            ChunkData d = ChunkCodecV1.decode(Arrays.copyOf(b, size), pos);
+            ChunkData d = ChunkCodecV1.decode(new ByteReader(Arrays.copyOf(b, size), in.position(), size));
             return counter.count(d.text, d.textFrom, d.lengths, d.size);
         }
         if (version != VERSION) {
             throw new IllegalStateException("chunk format " + version + " is not known");
         }
-        Bytes.varint(b, pos); // the chunk's line count
-        int count = (int) Bytes.varint(b, pos);
+        in.varint(); // the chunk's line count
+        int count = (int) in.varint();
         int[] lengths = new int[SEGMENT_LINES];
         long total = 0;
         for (int s = 0; s < count; s++) {
-            int length = (int) Bytes.varint(b, pos);
-            int next = pos[0] + length;
-            int k = (int) Bytes.varint(b, pos);
+            int length = (int) in.varint();
+            int next = in.position() + length;
+            int k = (int) in.varint();
             if (lengths.length < k) {
                 lengths = new int[k];
             }
-            pos[0] = Segments.skipVarints(b, pos[0] + 16, 3 * k) + k; // two fixed64, times, offsets, subs, flags
+            in.skip(16); // base time and offset
+            in.skipVarints(3 * k); // times, offsets, subs
+            in.skip(k); // flags
             for (int i = 0; i < k; i++) {
-                lengths[i] = (int) Bytes.varint(b, pos);
+                lengths[i] = (int) in.varint();
             }
-            total += counter.count(b, pos[0], lengths, k);
-            pos[0] = next;
+            total += counter.count(b, in.position(), lengths, k);
+            in.position(next);
         }
         return total;
     }

@@ -2,6 +2,7 @@ package io.jobmon.logs.chunk;
 
 import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import io.jobmon.contracts.bytes.ByteReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,8 +15,8 @@ import java.util.List;
  */
 final class Segments {
 
-    /** A segment: its bytes start at {@code pos} of {@code b} (past its size). */
-    record At(byte[] b, int pos) {
+    /** A segment: its bytes are {@code [from, end)} of {@code b} (past its size). */
+    record At(byte[] b, int from, int end) {
     }
 
     private Segments() {
@@ -27,17 +28,17 @@ final class Segments {
      */
     static ChunkData newest(byte[] body, int wanted, boolean whole) {
         try (InputStream in = new ZstdInputStreamNoFinalizer(new ByteArrayInputStream(body), RecyclingBufferPool.INSTANCE)) {
-            int version = (int) varint(in);
+            int version = (int) ByteReader.varint(in);
             if (version != ChunkCodec.VERSION) {
                 // version 1: the columns of all lines come first
                 return whole ? ChunkCodec.decode(body) : null;
             }
-            int n = (int) varint(in);
-            int count = (int) varint(in);
+            int n = (int) ByteReader.varint(in);
+            int count = (int) ByteReader.varint(in);
             List<At> segments = new ArrayList<>();
             int have = 0;
             for (int s = 0; s < count && have < wanted; s++) {
-                int length = (int) varint(in);
+                int length = (int) ByteReader.varint(in);
                 byte[] segment = in.readNBytes(length);
                 if (segment.length < length) {
                     if (!whole) {
@@ -45,8 +46,8 @@ final class Segments {
                     }
                     throw new IllegalStateException("chunk body ends inside a segment");
                 }
-                segments.add(new At(segment, 0));
-                have += (int) Bytes.varint(segment, new int[] {0});
+                segments.add(new At(segment, 0, length));
+                have += (int) new ByteReader(segment).varint();
             }
             return assemble(n, have, segments);
         } catch (IOException e) {
@@ -74,17 +75,18 @@ final class Segments {
         int hi = have;
         int textTotal = 0;
         for (int s = 0; s < segments.size(); s++) {
-            byte[] b = segments.get(s).b();
-            int[] pos = {segments.get(s).pos()};
-            int k = (int) Bytes.varint(b, pos);
+            At at = segments.get(s);
+            ByteReader in = new ByteReader(at.b(), at.from(), at.end());
+            int k = (int) in.varint();
             int lo = hi - k;
-            columns(b, pos, lo, hi, times, offsets, subs, flags);
+            columns(in, lo, hi, times, offsets, subs, flags);
             int bytes = 0;
             for (int i = lo; i < hi; i++) {
-                lengths[i] = (int) Bytes.varint(b, pos);
+                lengths[i] = (int) in.varint();
                 bytes += lengths[i] + 1;
             }
-            textAt[s] = pos[0];
+            in.need(bytes);
+            textAt[s] = in.position();
             textLength[s] = bytes;
             firstLine[s] = lo;
             textTotal += bytes;
@@ -107,48 +109,22 @@ final class Segments {
     }
 
     /** A segment's columns of lines {@code [lo, hi)}: times and offsets (a base, then deltas), subs, flags. */
-    private static void columns(byte[] b, int[] pos, int lo, int hi, long[] times, long[] offsets, int[] subs, byte[] flags) {
-        long t = Bytes.fixed64(b, pos);
-        long o = Bytes.fixed64(b, pos);
+    private static void columns(ByteReader in, int lo, int hi, long[] times, long[] offsets, int[] subs, byte[] flags) {
+        long t = in.fixed64LittleEndian();
+        long o = in.fixed64LittleEndian();
         for (int i = lo; i < hi; i++) {
-            t += Bytes.unzigzag(Bytes.varint(b, pos));
+            t += in.zigzag();
             times[i] = t;
         }
         for (int i = lo; i < hi; i++) {
-            o += Bytes.unzigzag(Bytes.varint(b, pos));
+            o += in.zigzag();
             offsets[i] = o;
         }
         for (int i = lo; i < hi; i++) {
-            subs[i] = (int) Bytes.varint(b, pos);
+            subs[i] = (int) in.varint();
         }
         for (int i = lo; i < hi; i++) {
-            flags[i] = b[pos[0]++];
-        }
-    }
-
-    /** The position after {@code n} varints from {@code p}. */
-    static int skipVarints(byte[] b, int p, int n) {
-        for (int i = 0; i < n; i++) {
-            while (b[p++] < 0) {
-                // a continuation byte
-            }
-        }
-        return p;
-    }
-
-    private static long varint(InputStream in) throws IOException {
-        long v = 0;
-        int shift = 0;
-        while (true) {
-            int x = in.read();
-            if (x < 0) {
-                throw new IOException("chunk body ends inside a number");
-            }
-            v |= (long) (x & 0x7F) << shift;
-            if ((x & 0x80) == 0) {
-                return v;
-            }
-            shift += 7;
+            flags[i] = (byte) in.get();
         }
     }
 }

@@ -74,7 +74,10 @@ public interface LogsConfig {
         @WithDefault(".*device-plugin.*|nvidia-driver.*|dcgm.*")
         String systemContainers();
 
-        /** Threads that parse, mask and cut a batch's records (by partition, so a stream's lines stay in order). */
+        /**
+         * Parts of a batch whose records are parsed, masked and cut at once on the worker pool (by partition, so a
+         * stream's lines stay in order).
+         */
         @WithDefault("2")
         int decodeThreads();
 

@@ -1,5 +1,6 @@
 package io.jobmon.logs.intake;
 
+import io.jobmon.contracts.metrics.TaggedCounters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -14,52 +15,39 @@ import java.util.concurrent.TimeUnit;
 @ApplicationScoped
 public class IngestMetrics {
 
-    private final Counter ingested;
-    private final Counter masked;
-    private final Counter cut;
-    private final Counter deadLettered;
-    private final Counter unknownJobDropped;
-    private final Counter ignored;
+    private final TaggedCounters lines;
     private final Counter bytes;
     private final Timer flush;
 
     public IngestMetrics(MeterRegistry registry) {
-        ingested = lines(registry, "ingested");
-        masked = lines(registry, "masked");
-        cut = lines(registry, "cut");
-        deadLettered = lines(registry, "dead_lettered");
-        unknownJobDropped = lines(registry, "unknown_job_dropped");
-        ignored = lines(registry, "ignored");
+        lines = new TaggedCounters(registry, "jobmon.logs.lines", "outcome",
+                "log lines by outcome (dead_lettered counts records)", "ingested", "masked", "cut", "dead_lettered",
+                "unknown_job_dropped", "ignored");
         bytes = Counter.builder("jobmon.logs.bytes").description("raw bytes of the log lines stored").register(registry);
         flush = Timer.builder("jobmon.logs.chunk.flush").description("time to encode and store a flush of open chunks")
                 .register(registry);
     }
 
-    private static Counter lines(MeterRegistry registry, String outcome) {
-        return Counter.builder("jobmon.logs.lines").tag("outcome", outcome)
-                .description("log lines by outcome (dead_lettered counts records)").register(registry);
-    }
-
-    void stored(int lines, long rawBytes, int maskedLines, int cutLines) {
-        ingested.increment(lines);
+    void stored(int storedLines, long rawBytes, int maskedLines, int cutLines) {
+        lines.increment("ingested", storedLines);
         bytes.increment(rawBytes);
-        masked.increment(maskedLines);
-        cut.increment(cutLines);
+        lines.increment("masked", maskedLines);
+        lines.increment("cut", cutLines);
     }
 
     void flushed(long nanos) {
         flush.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void deadLettered() {
-        deadLettered.increment();
+    void deadLettered(int records) {
+        lines.increment("dead_lettered", records);
     }
 
     void ignored(int n) {
-        ignored.increment(n);
+        lines.increment("ignored", n);
     }
 
     public void unknownJobDropped(long lines) {
-        unknownJobDropped.increment(lines);
+        this.lines.increment("unknown_job_dropped", lines);
     }
 }

@@ -1,6 +1,6 @@
 package io.jobmon.logs.intake;
 
-import io.jobmon.contracts.events.InvalidRecordException;
+import io.jobmon.contracts.messaging.BatchSplit;
 import io.jobmon.contracts.messaging.ConsumerRule;
 import io.jobmon.logs.chunk.StreamKey;
 import io.jobmon.logs.config.LogsConfig;
@@ -8,24 +8,19 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.core.Vertx;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.kafka.IncomingKafkaRecord;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
-import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -33,7 +28,9 @@ import org.jboss.logging.Logger;
 
 /**
  * Consumes {@code jobmon.logs.lines} in batches: each record parsed, its lines masked and cut (an invalid record is
- * nacked into {@code jobmon.logs.lines.dlq} with the reason), attributed to their job, and added to the open chunks.
+ * nacked into {@code jobmon.logs.lines.dlq} with the reason: contracts' {@link BatchSplit}, which also keeps each
+ * partition's last offset), attributed to their job, and added to the open chunks. Parsing and encoding run on
+ * Quarkus' worker pool, never on the event loop.
  * Open chunks are stored with the Kafka positions they hold at least every {@code flush-interval} (a timer), when
  * too many bytes wait (the consumer then waits too: the partitions are held), and on shutdown; the batches are
  * acknowledged only then. A failing store is retried until it succeeds (the suite's {@link ConsumerRule}).
@@ -44,7 +41,6 @@ public class LinesConsumer {
     private static final Logger LOG = Logger.getLogger(LinesConsumer.class);
 
     private final LineProcessor[] processors;
-    private final ExecutorService[] decodeThreads;
     private final PodJobs podJobs;
     private final PodIdentities identities;
     private final FlushWriter writer;
@@ -52,7 +48,6 @@ public class LinesConsumer {
     private final String topic;
     private final long flushIntervalNanos;
     private final long maxBufferedBytes;
-    private final ExecutorService encodeThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "log-flush"));
 
     private OpenChunks current = new OpenChunks();
     private CompletableFuture<Void> lastFlush = CompletableFuture.completedFuture(null);
@@ -67,11 +62,8 @@ public class LinesConsumer {
         this.rule = rule;
         int threads = Math.max(1, config.intake().decodeThreads());
         this.processors = new LineProcessor[threads];
-        this.decodeThreads = new ExecutorService[threads];
         for (int i = 0; i < threads; i++) {
             processors[i] = new LineProcessor(config);
-            int n = i;
-            decodeThreads[i] = Executors.newSingleThreadExecutor(r -> new Thread(r, "log-intake-" + n));
         }
         this.podJobs = podJobs;
         this.writer = writer;
@@ -81,9 +73,33 @@ public class LinesConsumer {
         this.maxBufferedBytes = config.intake().maxBufferedBytes();
     }
 
-    /** A batch's parsed lines, its invalid records and the last offset read of each partition. */
-    private record Decoded(List<Entry> entries, List<Invalid> invalid, Map<Integer, Long> last, int ignored,
-            List<PodIdentity> identities) {
+    /** One record's parsed lines, the lines it held that are not stored, and the pod identities it named first. */
+    private record Parsed(List<Entry> entries, int ignored, List<PodIdentity> identities) {
+    }
+
+    /** A batch split (its invalid records, the last offset read of each partition) and its records' lines. */
+    private record Decoded(BatchSplit<Parsed> split, List<Entry> entries, int ignored, List<PodIdentity> identities) {
+
+        static Decoded of(BatchSplit<Parsed> split) {
+            List<Parsed> records = split.valid();
+            if (records.size() == 1) {
+                Parsed p = records.get(0);
+                return new Decoded(split, p.entries(), p.ignored(), p.identities());
+            }
+            int lines = 0;
+            for (Parsed p : records) {
+                lines += p.entries().size();
+            }
+            List<Entry> entries = new ArrayList<>(lines);
+            List<PodIdentity> identities = new ArrayList<>();
+            int ignored = 0;
+            for (Parsed p : records) {
+                entries.addAll(p.entries());
+                identities.addAll(p.identities());
+                ignored += p.ignored();
+            }
+            return new Decoded(split, entries, ignored, identities);
+        }
     }
 
     /**
@@ -98,9 +114,6 @@ public class LinesConsumer {
         }
     }
 
-    private record Invalid(KafkaRecord<ByteBuffer, ByteBuffer> record, InvalidRecordException reason) {
-    }
-
     @Incoming("logs-lines")
     public Uni<Void> consume(KafkaRecordBatch<ByteBuffer, ByteBuffer> batch) {
         return decodeInParallel(batch)
@@ -112,8 +125,9 @@ public class LinesConsumer {
     }
 
     /**
-     * Decodes the batch on the decode threads, the records of a partition always on the same one (its lines keep their
-     * order, and a private key block its state).
+     * Decodes the batch on the worker pool in up to {@code decode-threads} parts, the records of a partition always in
+     * the same part (its lines keep their order, and a processor's private key block its state; batches come one at a
+     * time, so a processor is used by one thread at a time).
      */
     private Uni<Decoded> decodeInParallel(KafkaRecordBatch<ByteBuffer, ByteBuffer> batch) {
         int n = processors.length;
@@ -124,65 +138,39 @@ public class LinesConsumer {
         for (KafkaRecord<ByteBuffer, ByteBuffer> r : batch.getRecords()) {
             parts.get(Math.floorMod(r.getPartition(), n)).add(r);
         }
-        List<Uni<Decoded>> work = new ArrayList<>();
+        List<Uni<BatchSplit<Parsed>>> work = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             if (!parts.get(i).isEmpty()) {
-                int k = i;
-                work.add(Uni.createFrom().item(() -> decode(parts.get(k), processors[k])).runSubscriptionOn(decodeThreads[k]));
+                LineProcessor processor = processors[i];
+                List<KafkaRecord<ByteBuffer, ByteBuffer>> part = parts.get(i);
+                work.add(Uni.createFrom().item(() -> BatchSplit.of(part, (r, offset) -> parse(r, offset, processor)))
+                        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()));
             }
         }
         if (work.isEmpty()) {
-            return Uni.createFrom().item(new Decoded(List.of(), List.of(), Map.of(), 0, List.of()));
+            return Uni.createFrom().item(Decoded.of(BatchSplit.join(List.of())));
         }
-        return Uni.join().all(work).andFailFast().map(ds -> {
-            if (ds.size() == 1) {
-                return ds.get(0);
-            }
-            List<Entry> entries = new ArrayList<>();
-            List<Invalid> invalid = new ArrayList<>();
-            Map<Integer, Long> last = new HashMap<>();
-            List<PodIdentity> identities = new ArrayList<>();
-            int ignored = 0;
-            for (Decoded d : ds) {
-                entries.addAll(d.entries());
-                invalid.addAll(d.invalid());
-                last.putAll(d.last());
-                identities.addAll(d.identities());
-                ignored += d.ignored();
-            }
-            return new Decoded(entries, invalid, last, ignored, identities);
-        });
+        return Uni.join().all(work).andFailFast().map(splits -> Decoded.of(BatchSplit.join(splits)));
     }
 
-    private static Decoded decode(List<KafkaRecord<ByteBuffer, ByteBuffer>> records, LineProcessor processor) {
-        List<Entry> entries = new ArrayList<>(records.size());
-        List<Invalid> invalid = new ArrayList<>();
-        Map<Integer, Long> last = new HashMap<>();
+    /** One record's lines; an {@link io.jobmon.contracts.events.InvalidRecordException} sends it to the DLQ. */
+    private static Parsed parse(KafkaRecord<ByteBuffer, ByteBuffer> record, long offset, LineProcessor processor) {
+        long kafkaTime = record.getTimestamp() == null ? System.currentTimeMillis() * 1_000_000L
+                : Times.nanos(record.getTimestamp());
+        RecordParser.Parsed parsed = parse(processor.parser(), record.getPayload(), kafkaTime);
+        List<Entry> entries = new ArrayList<>(parsed.lines().size());
         List<PodIdentity> identities = List.of();
-        int ignored = 0;
-        for (KafkaRecord<ByteBuffer, ByteBuffer> record : records) {
-            long offset = offset(record);
-            int partition = record.getPartition();
-            last.merge(partition, offset, Math::max);
-            try {
-                long kafkaTime = record.getTimestamp() == null ? System.currentTimeMillis() * 1_000_000L
-                        : Times.nanos(record.getTimestamp());
-                RecordParser.Parsed parsed = parse(processor.parser(), record.getPayload(), kafkaTime);
-                ignored += parsed.ignored();
-                int sub = 0;
-                for (ShipperLine l : parsed.lines()) {
-                    if (processor.newIdentity(l.identity())) {
-                        (identities.isEmpty() ? identities = new ArrayList<>() : identities).add(l.identity());
-                    }
-                    LineProcessor.Processed p = processor.process(l);
-                    entries.add(new Entry(partition, l.stream(), l.timeNanos(), offset, sub++, p.flags(), p.text(), p.from(),
-                            p.to()));
-                }
-            } catch (InvalidRecordException e) {
-                invalid.add(new Invalid(record, e));
+        int partition = record.getPartition();
+        int sub = 0;
+        for (ShipperLine l : parsed.lines()) {
+            if (processor.newIdentity(l.identity())) {
+                (identities.isEmpty() ? identities = new ArrayList<>() : identities).add(l.identity());
             }
+            LineProcessor.Processed p = processor.process(l);
+            entries.add(new Entry(partition, l.stream(), l.timeNanos(), offset, sub++, p.flags(), p.text(), p.from(),
+                    p.to()));
         }
-        return new Decoded(entries, invalid, last, ignored, identities);
+        return new Parsed(entries, parsed.ignored(), identities);
     }
 
     /** The value where Kafka's fetch left it (a heap buffer; the value deserializer copies nothing). */
@@ -198,27 +186,15 @@ public class LinesConsumer {
         return parser.parse(value.array(), value.arrayOffset() + value.position(), value.remaining(), kafkaTime);
     }
 
-    /** The record's offset; read from the record itself when it can be (a metadata lookup per record is not free). */
-    private static long offset(KafkaRecord<ByteBuffer, ByteBuffer> record) {
-        return record instanceof IncomingKafkaRecord<ByteBuffer, ByteBuffer> in ? in.getOffset()
-                : record.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset();
-    }
-
     /** Invalid records go to the DLQ at once, with the reason; a crash before the next flush may send one twice. */
     private Uni<Void> deadLetter(Decoded d) {
         metrics.ignored(d.ignored());
-        if (d.invalid().isEmpty()) {
-            return Uni.createFrom().voidItem();
+        int invalid = d.split().invalid();
+        if (invalid > 0) {
+            metrics.deadLettered(invalid);
+            rule.count(CHANNEL, topic, ConsumerRule.Outcome.DEAD_LETTERED, invalid);
         }
-        List<Uni<Void>> nacks = new ArrayList<>();
-        for (Invalid i : d.invalid()) {
-            LOG.debugf("invalid log record at %d/%d: %s", i.record().getPartition(),
-                    i.record().getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow().getOffset(), i.reason().getMessage());
-            metrics.deadLettered();
-            rule.count(CHANNEL, topic, ConsumerRule.Outcome.DEAD_LETTERED, 1);
-            nacks.add(Uni.createFrom().completionStage(() -> i.record().nack(i.reason())));
-        }
-        return Uni.join().all(nacks).andFailFast().replaceWithVoid();
+        return d.split().deadLetter();
     }
 
     /** New pod identities (UID, container id) are stored before their lines (rare: once per container). */
@@ -250,7 +226,7 @@ public class LinesConsumer {
                         ? jobs.get(e.stream().namespace() + "/" + e.stream().pod()) : null;
                 out.add(job == null ? e : e.withStream(e.stream().withJob(job)));
             }
-            return new Decoded(out, d.invalid(), d.last(), d.ignored(), d.identities());
+            return new Decoded(d.split(), out, d.ignored(), d.identities());
         });
     }
 
@@ -258,9 +234,9 @@ public class LinesConsumer {
         for (Entry e : d.entries()) {
             current.add(e.stream(), e.partition(), e.time(), e.offset(), e.sub(), e.flags(), e.text(), e.from(), e.to());
         }
-        d.last().forEach((p, o) -> current.read(p, o, null));
+        d.split().last().forEach((p, o) -> current.read(p, o, null));
         current.acks.add(ackOf(batch));
-        current.records += batch.getRecords().size() - d.invalid().size();
+        current.records += batch.getRecords().size() - d.split().invalid();
     }
 
     /**
@@ -316,10 +292,6 @@ public class LinesConsumer {
         } catch (RuntimeException e) {
             LOG.warnf("open chunks not stored at shutdown (their records are read again): %s", e.toString());
         }
-        for (ExecutorService e : decodeThreads) {
-            e.shutdown();
-        }
-        encodeThread.shutdown();
     }
 
     /** Stores the current generation after the flushes before it; completes when it is stored. */
@@ -341,7 +313,7 @@ public class LinesConsumer {
 
     private Uni<Void> store(OpenChunks g) {
         long start = System.nanoTime();
-        return Uni.createFrom().item(() -> writer.encode(g)).runSubscriptionOn(encodeThread)
+        return Uni.createFrom().item(() -> writer.encode(g)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                 .chain(chunks -> rule.apply(CHANNEL, () -> writer.store(topic, chunks, g.next)))
                 .invoke(s -> {
                     metrics.stored(s.lines(), s.rawBytes(), s.masked(), s.cut());

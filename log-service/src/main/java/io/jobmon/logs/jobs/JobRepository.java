@@ -4,12 +4,14 @@ import static io.jobmon.logs.Sql.instant;
 import static io.jobmon.logs.Sql.ts;
 
 import io.jobmon.contracts.events.JobSnapshot;
+import io.jobmon.contracts.readmodel.JobChanges;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,13 @@ public class JobRepository {
 
     public JobRepository(Pool pool) {
         this.pool = pool;
+    }
+
+    /** What contracts' {@code JobChangesConsumer} stores beside the access row: the snapshot, or the job gone. */
+    @Produces
+    @ApplicationScoped
+    JobChanges.Facts jobChangesFacts() {
+        return JobChanges.Facts.of(this::apply, this::tombstone);
     }
 
     /** Stores the snapshot unless an as new one is stored; a newer one attributes the held lines of its pods. */

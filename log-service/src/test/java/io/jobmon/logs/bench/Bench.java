@@ -1,62 +1,22 @@
 package io.jobmon.logs.bench;
 
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Kafka and PostgreSQL plumbing of the benchmarks and the fault test. */
 final class Bench {
 
     private Bench() {
-    }
-
-    static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
-        try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
-        }
-    }
-
-    static KafkaProducer<String, String> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        return new KafkaProducer<>(p);
-    }
-
-    static KafkaConsumer<String, String> consumer(String bootstrap, String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-plain-" + UUID.randomUUID());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        KafkaConsumer<String, String> c = new KafkaConsumer<>(p);
-        c.subscribe(List.of(topic));
-        return c;
     }
 
     /**
@@ -71,7 +31,7 @@ final class Bench {
         long start = System.nanoTime();
         long seen = 0;
         long fields = 0;
-        try (KafkaConsumer<String, String> c = consumer(bootstrap, topic)) {
+        try (KafkaConsumer<String, String> c = BenchKafka.consumer(bootstrap, topic, 5000)) {
             while (seen < total) {
                 for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
                     fields += mapper.readTree(r.value()).size();
@@ -98,17 +58,9 @@ final class Bench {
         return DriverManager.getConnection("jdbc:" + url, user, password);
     }
 
-    static long scalar(Connection c, String sql) {
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            return r.next() ? r.getLong(1) : 0;
-        } catch (SQLException e) {
-            return -1; // the schema is not there yet
-        }
-    }
-
     /** Records whose lines are stored (the offsets saved with them). */
     static long applied(Connection c, String topic) {
-        return scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM logs.consumer_offset WHERE topic = '" + topic + "'");
+        return BenchKafka.scalar(c, "SELECT coalesce(sum(next_offset), 0) FROM logs.consumer_offset WHERE topic = '" + topic + "'");
     }
 
     /** A Fluent Bit record (tail + cri parser, kubernetes filter, kafka output format json) of one line. */
@@ -123,5 +75,19 @@ final class Bench {
                 + "\",\"pod_ip\":\"10.244.3." + rank + "\",\"container_name\":\"trainer\",\"docker_id\":\"3e5b1c9a8f7d6e5c4b3a2918f7e6d5c4b3a29180f7e6d5c4b3a29180f7e6d5c4\","
                 + "\"container_hash\":\"registry.local/llm/trainer@sha256:9b1f0c1f2a3d4e5f60718293a4b5c6d7e8f90123456789abcdef0123456789ab\","
                 + "\"container_image\":\"registry.local/llm/trainer:2.4\"}}";
+    }
+
+    /** log-service as a process on the benchmark's broker and database, with its own topic and group. */
+    static ServiceProcess service(String name, String bootstrap, String dbUrl, String user, String password, String topic,
+            String group, Map<String, String> extra) throws java.io.IOException {
+        Map<String, String> props = ServiceProcess.on(bootstrap, dbUrl, user, password);
+        props.put("mp.messaging.incoming.logs-lines.topic", topic);
+        props.put("mp.messaging.incoming.logs-lines.group.id", group);
+        props.put("mp.messaging.incoming.logs-lines.dead-letter-queue.topic", topic + ".dlq");
+        props.put("mp.messaging.incoming.job-changes.topic", topic + ".job-changes");
+        props.put("mp.messaging.incoming.job-changes.group.id", group + "-changes");
+        props.putAll(extra);
+        return new ServiceProcess(name, java.nio.file.Path.of("target/quarkus-app/quarkus-run.jar"), ServiceProcess.heap(),
+                props);
     }
 }

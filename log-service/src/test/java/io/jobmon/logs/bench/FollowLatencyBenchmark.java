@@ -3,8 +3,10 @@ package io.jobmon.logs.bench;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.contracts.events.JobSnapshot;
 import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import java.io.BufferedReader;
@@ -40,8 +42,8 @@ public final class FollowLatencyBenchmark {
         String bootstrap = EmbeddedKafka.bootstrapServers();
         EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
         String topic = "follow.logs.lines." + run;
-        Bench.createTopic(bootstrap, topic, 4);
-        Bench.createTopic(bootstrap, topic + ".job-changes", 1);
+        BenchKafka.createTopic(bootstrap, topic, 4);
+        BenchKafka.createTopic(bootstrap, topic + ".job-changes", 1);
         OidcWiremockTestResource oidc = new OidcWiremockTestResource();
         Map<String, String> oidcConfig = oidc.start();
         String db = Bench.freshDatabase(pg, "follow_" + run);
@@ -49,8 +51,8 @@ public final class FollowLatencyBenchmark {
         props.put("quarkus.oidc.tenant-enabled", "true");
         props.put("quarkus.oidc.auth-server-url", oidcConfig.get("keycloak.url") + "/realms/quarkus");
         props.put("jobmon.logs.follow.per-user-limit", "10");
-        ServiceProcess a = new ServiceProcess("a", bootstrap, db, pg.user(), pg.password(), topic, "follow-" + run, props);
-        ServiceProcess b = new ServiceProcess("b", bootstrap, db, pg.user(), pg.password(), topic, "follow-" + run, props);
+        ServiceProcess a = Bench.service("a", bootstrap, db, pg.user(), pg.password(), topic, "follow-" + run, props);
+        ServiceProcess b = Bench.service("b", bootstrap, db, pg.user(), pg.password(), topic, "follow-" + run, props);
         a.start();
         b.start();
         int gatewayPort = ServiceProcess.freePort();
@@ -59,7 +61,7 @@ public final class FollowLatencyBenchmark {
         JobSnapshot s = new JobSnapshot(job, "t1", "alice", "project-nlp", "PRIVATE", List.of(), "latency", "local", "local",
                 "default", JobStatus.RUNNING, null, "A800", 8, List.of(), List.of(), false, false, 0, 0, Instant.now(),
                 Instant.now(), null, 1, false);
-        try (KafkaProducer<String, String> producer = Bench.producer(bootstrap)) {
+        try (KafkaProducer<String, String> producer = BenchKafka.producer(bootstrap)) {
             producer.send(new ProducerRecord<>(topic + ".job-changes", job, CloudEvents.encode("/bench", JobSnapshot.TYPE, job, s)));
             producer.flush();
             int total = rate * seconds;
@@ -103,7 +105,7 @@ public final class FollowLatencyBenchmark {
             }
             try (var c = Bench.db(db, pg.user(), pg.password())) {
                 System.out.printf("%,d lines/s for %d s; partitions stored by the two replicas: %s%n", rate, seconds,
-                        Bench.scalar(c, "SELECT count(DISTINCT kafka_partition) FROM logs.chunk"));
+                        BenchKafka.scalar(c, "SELECT count(DISTINCT kafka_partition) FROM logs.chunk"));
             }
             direct.print();
             if (viaGateway != null) {

@@ -1,7 +1,9 @@
 package io.jobmon.logs.bench;
 
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.Map;
@@ -32,13 +34,13 @@ public final class IngestBenchmark {
         String bootstrap = EmbeddedKafka.bootstrapServers();
         EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
         String topic = "bench.logs.lines." + run;
-        Bench.createTopic(bootstrap, topic, partitions);
+        BenchKafka.createTopic(bootstrap, topic, partitions);
         String job = "bench-" + run;
         long raw = 0;
         long recordBytes = 0;
         long t0 = System.nanoTime();
         Instant start = Instant.parse("2026-07-13T00:00:00Z");
-        try (KafkaProducer<String, String> producer = Bench.producer(bootstrap)) {
+        try (KafkaProducer<String, String> producer = BenchKafka.producer(bootstrap)) {
             Workload[] w = new Workload[pods];
             for (int p = 0; p < pods; p++) {
                 w[p] = new Workload(p, p);
@@ -61,7 +63,7 @@ public final class IngestBenchmark {
         System.out.printf("parsing floor (read + JSON-parse): %,.0f lines/s (%.1f s)%n", lines / plain, plain);
 
         String db = Bench.freshDatabase(pg, "bench_" + run);
-        ServiceProcess service = new ServiceProcess("bench", bootstrap, db, pg.user(), pg.password(), topic, "bench-" + run,
+        ServiceProcess service = Bench.service("bench", bootstrap, db, pg.user(), pg.password(), topic, "bench-" + run,
                 Map.of("jobmon.logs.intake.unknown-job-grace", "24h"));
         service.start();
         try (Connection c = Bench.db(db, pg.user(), pg.password())) {
@@ -84,24 +86,24 @@ public final class IngestBenchmark {
             System.out.printf("service CPU: %.1f µs per line (all its threads, GC included; %.2f cores busy), the parsing"
                     + " floor's consumer thread %.1f µs%n", cpu * 1e6 / measured, cpu / secs, plainCpu[0] * 1e6 / lines);
             long c0 = System.nanoTime();
-            while (Bench.scalar(c, "SELECT count(*) FROM logs.chunk WHERE level = 0") > 0) {
+            while (BenchKafka.scalar(c, "SELECT count(*) FROM logs.chunk WHERE level = 0") > 0) {
                 Thread.sleep(1000);
             }
             System.out.printf("compaction finished %.0f s after the last flush%n", (System.nanoTime() - c0) / 1e9);
             c.createStatement().execute("VACUUM ANALYZE");
-            long stored = Bench.scalar(c, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
+            long stored = BenchKafka.scalar(c, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
                     + " ON n.oid = c.relnamespace WHERE n.nspname = 'logs' AND c.relkind = 'r' AND (c.relname LIKE 'chunk_p%'"
                     + " OR c.relname LIKE 'chunk_body_p%')");
-            long bodies = Bench.scalar(c, "SELECT sum(stored_bytes) FROM logs.chunk");
-            long filters = Bench.scalar(c, "SELECT sum(length(filter)) FROM logs.chunk");
-            long chunks = Bench.scalar(c, "SELECT count(*) FROM logs.chunk");
-            long storedLines = Bench.scalar(c, "SELECT sum(lines) FROM logs.chunk");
+            long bodies = BenchKafka.scalar(c, "SELECT sum(stored_bytes) FROM logs.chunk");
+            long filters = BenchKafka.scalar(c, "SELECT sum(length(filter)) FROM logs.chunk");
+            long chunks = BenchKafka.scalar(c, "SELECT count(*) FROM logs.chunk");
+            long storedLines = BenchKafka.scalar(c, "SELECT sum(lines) FROM logs.chunk");
             System.out.printf("storage: %,d lines in %,d chunks; %,.1f MB on disk for %,.1f MB of text = %.3f per raw byte"
                     + " (bodies %.3f, filters %.3f; the files still hold the space of compacted flushes, reused by later"
                     + " ones)%n", storedLines, chunks, stored / 1e6, raw / 1e6, (double) stored / raw,
                     (double) bodies / raw, (double) filters / raw);
             c.createStatement().execute("VACUUM FULL logs.chunk, logs.chunk_body");
-            long live = Bench.scalar(c, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
+            long live = BenchKafka.scalar(c, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
                     + " ON n.oid = c.relnamespace WHERE n.nspname = 'logs' AND c.relkind = 'r' AND (c.relname LIKE 'chunk_p%'"
                     + " OR c.relname LIKE 'chunk_body_p%')");
             System.out.printf("storage after VACUUM FULL (live chunks only): %,.1f MB = %.3f per raw byte%n", live / 1e6,

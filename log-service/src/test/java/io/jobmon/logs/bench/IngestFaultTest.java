@@ -2,8 +2,10 @@ package io.jobmon.logs.bench;
 
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.ChunkData;
+import io.jobmon.testsupport.BenchKafka;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -28,9 +30,9 @@ public final class IngestFaultTest {
         String bootstrap = EmbeddedKafka.bootstrapServers();
         EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
         String topic = "fault.logs.lines." + run;
-        Bench.createTopic(bootstrap, topic, 4);
+        BenchKafka.createTopic(bootstrap, topic, 4);
         long checksum = 0;
-        try (KafkaProducer<String, String> producer = Bench.producer(bootstrap)) {
+        try (KafkaProducer<String, String> producer = BenchKafka.producer(bootstrap)) {
             Workload[] w = new Workload[8];
             for (int p = 0; p < 8; p++) {
                 w[p] = new Workload(p, p);
@@ -49,7 +51,7 @@ public final class IngestFaultTest {
         System.out.printf("produced %,d lines%n", records);
         String db = Bench.freshDatabase(pg, "fault_" + run);
         Map<String, String> props = Map.of("jobmon.logs.intake.unknown-job-grace", "24h", "jobmon.logs.masking.enabled", "false");
-        ServiceProcess service = new ServiceProcess("fault", bootstrap, db, pg.user(), pg.password(), topic, "fault-" + run, props);
+        ServiceProcess service = Bench.service("fault", bootstrap, db, pg.user(), pg.password(), topic, "fault-" + run, props);
         service.start();
         try (Connection c = Bench.db(db, pg.user(), pg.password())) {
             while (Bench.applied(c, topic) < records / 3) {

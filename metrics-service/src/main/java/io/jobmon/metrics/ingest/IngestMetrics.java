@@ -1,5 +1,6 @@
 package io.jobmon.metrics.ingest;
 
+import io.jobmon.contracts.metrics.TaggedCounters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,8 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 @ApplicationScoped
 public class IngestMetrics {
 
-    private final Counter scraped;
-    private final Counter remoteWritten;
+    private final TaggedCounters samples;
     private final Counter stored;
     private final Counter replayed;
     private final Counter invalid;
@@ -25,8 +25,8 @@ public class IngestMetrics {
     private final AtomicLong lagMs = new AtomicLong();
 
     public IngestMetrics(MeterRegistry registry) {
-        scraped = samples(registry, "scrape");
-        remoteWritten = samples(registry, "remote_write");
+        samples = new TaggedCounters(registry, "jobmon.metrics.samples", "source",
+                "samples taken in by this replica, by intake path", "scrape", "remote_write");
         stored = Counter.builder("jobmon.metrics.stored.samples").description("samples stored by this replica's consumer")
                 .register(registry);
         replayed = Counter.builder("jobmon.metrics.replayed.records")
@@ -40,17 +40,12 @@ public class IngestMetrics {
                 .register(registry);
     }
 
-    private static Counter samples(MeterRegistry registry, String source) {
-        return Counter.builder("jobmon.metrics.samples").tag("source", source)
-                .description("samples taken in by this replica, by intake path").register(registry);
-    }
-
     public void scraped(int n) {
-        scraped.increment(n);
+        samples.increment("scrape", n);
     }
 
     public void remoteWritten(int n) {
-        remoteWritten.increment(n);
+        samples.increment("remote_write", n);
     }
 
     void batch(IngestService.Result r, int invalidRecords, long nanos) {

@@ -3,8 +3,8 @@ package io.jobmon.metrics.remotewrite;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
+import io.jobmon.contracts.events.MetricLabels;
 import io.jobmon.contracts.events.MetricSamples;
-import io.jobmon.contracts.events.MetricSamplesBinary;
 import io.jobmon.contracts.problem.ApiException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -25,7 +25,7 @@ import org.xerial.snappy.Snappy;
  * <p>
  * The message is read field by field (the generated {@code prompb} classes describe it; parsing into them made an
  * object per label and sample): a string that comes again in the request (label names, a GPU's labels on each of its
- * metrics) is decoded once, and a series' labels are one array ({@link MetricSamplesBinary.Labels}) that the record
+ * metrics) is decoded once, and a series' labels are one array ({@link MetricLabels}) that the record
  * written to Kafka takes as it is.
  */
 public final class RemoteWriteDecoder {
@@ -171,7 +171,7 @@ public final class RemoteWriteDecoder {
             // remote-write senders sort labels by name (the spec asks them to): sorted here only when not
             String[] own = sortedByName(Arrays.copyOf(pairs, labels));
             byNode.computeIfAbsent(node(own, nodeLabels), k -> new ArrayList<>()).add(new MetricSamples.Series(name,
-                    MetricSamplesBinary.Labels.ofPairs(own), Arrays.copyOf(t, n), Arrays.copyOf(v, n)));
+                    MetricLabels.ofPairs(own), Arrays.copyOf(t, n), Arrays.copyOf(v, n)));
             count += n;
         }
 

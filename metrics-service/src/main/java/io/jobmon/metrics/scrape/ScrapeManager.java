@@ -1,5 +1,6 @@
 package io.jobmon.metrics.scrape;
 
+import io.jobmon.contracts.lease.LeaseTable;
 import io.jobmon.metrics.config.MetricsConfig;
 import io.jobmon.metrics.ingest.IngestMetrics;
 import io.jobmon.metrics.ingest.SamplesPublisher;
@@ -11,7 +12,6 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.net.InetAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
@@ -55,7 +54,7 @@ public class ScrapeManager {
         this.publisher = publisher;
         this.health = health;
         this.metrics = metrics;
-        this.holder = hostName() + "/" + UUID.randomUUID();
+        this.holder = LeaseTable.newHolder();
     }
 
     void onStart(@Observes StartupEvent start) {
@@ -144,17 +143,5 @@ public class ScrapeManager {
 
     public String holder() {
         return holder;
-    }
-
-    private static String hostName() {
-        String env = System.getenv("HOSTNAME");
-        if (env != null && !env.isBlank()) {
-            return env;
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
-            return "replica";
-        }
     }
 }

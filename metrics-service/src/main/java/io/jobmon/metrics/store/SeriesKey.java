@@ -1,6 +1,6 @@
 package io.jobmon.metrics.store;
 
-import io.jobmon.contracts.events.MetricSamplesBinary;
+import io.jobmon.contracts.events.MetricLabels;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,7 +36,7 @@ public final class SeriesKey {
         if (labels == null || labels.isEmpty()) {
             return new SeriesKey(node, name, NO_LABELS);
         }
-        if (labels instanceof MetricSamplesBinary.Labels decoded && decoded.sortedPairs() != null) {
+        if (labels instanceof MetricLabels decoded && decoded.sortedPairs() != null) {
             return new SeriesKey(node, name, decoded.sortedPairs()); // a binary record's, already in this form
         }
         // jobmon's producers write labels sorted by name: then a copy in their order

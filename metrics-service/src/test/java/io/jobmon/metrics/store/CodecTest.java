@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jobmon.metrics.store.codec.Bytes;
+import io.jobmon.contracts.bytes.ByteWriter;
 import io.jobmon.metrics.store.codec.ChunkCodec;
 import io.jobmon.metrics.store.codec.Columns;
 import io.jobmon.metrics.store.codec.HeadCodec;
@@ -76,7 +76,7 @@ class CodecTest {
             block.put(id, points(8, i -> k * 100 + i, 0));
         }
         // the first layout: count, then per series id, n, times, values (no marker, no lengths)
-        Bytes raw = new Bytes(1024);
+        ByteWriter raw = new ByteWriter(1024);
         raw.varint(block.size());
         block.forEach((id, p) -> {
             raw.varint(id);

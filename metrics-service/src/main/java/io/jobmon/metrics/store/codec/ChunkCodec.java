@@ -1,5 +1,8 @@
 package io.jobmon.metrics.store.codec;
 
+import io.jobmon.contracts.bytes.ByteReader;
+import io.jobmon.contracts.bytes.ByteWriter;
+
 /** One series' raw samples as a block: count, timestamps, values (see {@link Columns}), zstd. */
 public final class ChunkCodec {
 
@@ -10,7 +13,7 @@ public final class ChunkCodec {
     }
 
     public static byte[] encode(Points p) {
-        Bytes raw = new Bytes(p.n * 3 + 16);
+        ByteWriter raw = new ByteWriter(p.n * 3 + 16);
         raw.varint(p.n);
         Columns.writeTimes(raw, p.t, 0, p.n);
         Columns.writeValues(raw, p.v, 0, p.n);
@@ -18,7 +21,7 @@ public final class ChunkCodec {
     }
 
     public static Points decode(byte[] block) {
-        Bytes.Reader in = new Bytes.Reader(Zstd.decompress(block));
+        ByteReader in = new ByteReader(Zstd.decompress(block));
         int n = (int) in.varint();
         Points p = new Points(n);
         Columns.readTimes(in, p.t, 0, n);

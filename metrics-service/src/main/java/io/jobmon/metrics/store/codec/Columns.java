@@ -1,5 +1,8 @@
 package io.jobmon.metrics.store.codec;
 
+import io.jobmon.contracts.bytes.ByteReader;
+import io.jobmon.contracts.bytes.ByteWriter;
+
 /**
  * The two column encodings of every block: timestamps as delta-of-delta zig-zag varints (a steady 15 s scrape
  * becomes a run of zero bytes), and values either as zig-zag deltas when all are whole numbers (utilisation,
@@ -15,37 +18,37 @@ public final class Columns {
     private Columns() {
     }
 
-    public static void writeTimes(Bytes out, long[] t, int from, int n) {
+    public static void writeTimes(ByteWriter out, long[] t, int from, int n) {
         long prev = 0;
         long prevDelta = 0;
         for (int i = 0; i < n; i++) {
             long x = t[from + i];
             if (i == 0) {
-                out.svarint(x);
+                out.zigzag(x);
             } else {
                 long delta = x - prev;
-                out.svarint(delta - prevDelta);
+                out.zigzag(delta - prevDelta);
                 prevDelta = delta;
             }
             prev = x;
         }
     }
 
-    public static void readTimes(Bytes.Reader in, long[] t, int from, int n) {
+    public static void readTimes(ByteReader in, long[] t, int from, int n) {
         long prev = 0;
         long prevDelta = 0;
         for (int i = 0; i < n; i++) {
             if (i == 0) {
-                prev = in.svarint();
+                prev = in.zigzag();
             } else {
-                prevDelta += in.svarint();
+                prevDelta += in.zigzag();
                 prev += prevDelta;
             }
             t[from + i] = prev;
         }
     }
 
-    public static void writeValues(Bytes out, double[] v, int from, int n) {
+    public static void writeValues(ByteWriter out, double[] v, int from, int n) {
         boolean whole = true;
         for (int i = 0; i < n && whole; i++) {
             double x = v[from + i];
@@ -56,7 +59,7 @@ public final class Columns {
             long prev = 0;
             for (int i = 0; i < n; i++) {
                 long x = (long) v[from + i];
-                out.svarint(x - prev);
+                out.zigzag(x - prev);
                 prev = x;
             }
         } else {
@@ -70,12 +73,12 @@ public final class Columns {
         }
     }
 
-    public static void readValues(Bytes.Reader in, double[] v, int from, int n) {
+    public static void readValues(ByteReader in, double[] v, int from, int n) {
         int mode = in.get();
         long prev = 0;
         if (mode == WHOLE) {
             for (int i = 0; i < n; i++) {
-                prev += in.svarint();
+                prev += in.zigzag();
                 v[from + i] = prev;
             }
         } else if (mode == XOR) {

@@ -1,5 +1,7 @@
 package io.jobmon.metrics.store.codec;
 
+import io.jobmon.contracts.bytes.ByteReader;
+import io.jobmon.contracts.bytes.ByteWriter;
 import java.util.Map;
 import java.util.function.LongPredicate;
 
@@ -23,8 +25,8 @@ public final class HeadCodec {
         for (Points p : series.values()) {
             total += p.n;
         }
-        Bytes raw = new Bytes(total * 4 + series.size() * 12 + 16);
-        Bytes one = new Bytes(256);
+        ByteWriter raw = new ByteWriter(total * 4 + series.size() * 12 + 16);
+        ByteWriter one = new ByteWriter(256);
         raw.varint(0);
         raw.varint(VERSION);
         raw.varint(series.size());
@@ -43,7 +45,7 @@ public final class HeadCodec {
 
     /** Adds the samples of the wanted series to {@code into} (series id → points, created as needed). */
     public static void decode(byte[] block, LongPredicate wanted, Map<Long, Points> into) {
-        Bytes.Reader in = new Bytes.Reader(Zstd.decompress(block));
+        ByteReader in = new ByteReader(Zstd.decompress(block));
         long first = in.varint();
         boolean v2 = first == 0;
         if (v2 && in.varint() != VERSION) {

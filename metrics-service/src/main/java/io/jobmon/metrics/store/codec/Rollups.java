@@ -1,5 +1,7 @@
 package io.jobmon.metrics.store.codec;
 
+import io.jobmon.contracts.bytes.ByteReader;
+import io.jobmon.contracts.bytes.ByteWriter;
 import java.util.Arrays;
 
 /**
@@ -212,7 +214,7 @@ public final class Rollups {
         return out;
     }
 
-    /** Bytes held (for a cache's weight). */
+    /** ByteWriter held (for a cache's weight). */
     public long bytes() {
         return 64L + t.length * 56L;
     }
@@ -227,7 +229,7 @@ public final class Rollups {
     }
 
     public byte[] encode() {
-        Bytes raw = new Bytes(n * 12 + 16);
+        ByteWriter raw = new ByteWriter(n * 12 + 16);
         raw.varint(n);
         Columns.writeTimes(raw, t, 0, n);
         for (double[] col : new double[][] {min, max, sum, count, last, inc}) {
@@ -237,7 +239,7 @@ public final class Rollups {
     }
 
     public static Rollups decode(byte[] block) {
-        Bytes.Reader in = new Bytes.Reader(Zstd.decompress(block));
+        ByteReader in = new ByteReader(Zstd.decompress(block));
         int n = (int) in.varint();
         Rollups r = new Rollups(n);
         Columns.readTimes(in, r.t, 0, n);

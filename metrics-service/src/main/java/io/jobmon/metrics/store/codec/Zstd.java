@@ -1,5 +1,7 @@
 package io.jobmon.metrics.store.codec;
 
+import io.jobmon.contracts.bytes.ByteReader;
+import io.jobmon.contracts.bytes.ByteWriter;
 import java.util.Arrays;
 
 /** zstd (zstd-jni) around a block: the raw length as a varint, then one zstd frame. */
@@ -8,9 +10,9 @@ public final class Zstd {
     private Zstd() {
     }
 
-    public static byte[] compress(Bytes raw, int level) {
+    public static byte[] compress(ByteWriter raw, int level) {
         int bound = (int) com.github.luben.zstd.Zstd.compressBound(raw.size());
-        Bytes out = new Bytes(bound + 10);
+        ByteWriter out = new ByteWriter(bound + 10);
         out.varint(raw.size());
         int head = out.size();
         byte[] dst = new byte[head + bound];
@@ -23,7 +25,7 @@ public final class Zstd {
     }
 
     public static byte[] decompress(byte[] block) {
-        Bytes.Reader in = new Bytes.Reader(block);
+        ByteReader in = new ByteReader(block);
         long rawSize = in.varint();
         if (rawSize < 0 || rawSize > 256L * 1024 * 1024) {
             throw new IllegalStateException("implausible block size " + rawSize);

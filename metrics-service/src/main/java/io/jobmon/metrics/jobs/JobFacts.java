@@ -7,31 +7,23 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * Keeps from {@code jobmon.job.changes}: the job-access read model (contracts), the job's facts (owner, queue,
+ * Keeps from {@code jobmon.job.changes} (contracts' {@link io.jobmon.contracts.readmodel.JobChangesConsumer}): the
+ * job-access read model (contracts), the job's facts (owner, queue,
  * cluster, status, times), where its pods ran and when ({@link Placements}), and asks for its summary when it
  * ends, all in the access row's transaction (contracts' {@link JobChanges}: an invalid record to the DLQ, any other
  * failure retried). Idempotent: an older or repeated snapshot changes nothing.
  */
 @ApplicationScoped
-public class JobChangesConsumer implements JobChanges.Facts {
+public class JobFacts implements JobChanges.Facts {
 
-    private final JobChanges changes;
     private final JobRepository jobs;
     private final MetricsConfig config;
 
-    public JobChangesConsumer(JobChanges changes, JobRepository jobs, MetricsConfig config) {
-        this.changes = changes;
+    public JobFacts(JobRepository jobs, MetricsConfig config) {
         this.jobs = jobs;
         this.config = config;
-    }
-
-    @Incoming(JobChanges.CHANNEL)
-    public Uni<Void> consume(ConsumerRecord<String, String> record) {
-        return changes.consume(record, this);
     }
 
     @Override

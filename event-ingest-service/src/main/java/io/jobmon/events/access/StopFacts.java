@@ -8,28 +8,20 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * Keeps the job-access read model from {@code jobmon.job.changes} (consumer group of this service) and tells the
+ * Beside the job-access read model kept from {@code jobmon.job.changes} (contracts'
+ * {@link io.jobmon.contracts.readmodel.JobChangesConsumer}, consumer group of this service), tells the
  * status derivation when job-service stops a job (a later deletion of its pods then means STOPPED), in the access
  * row's transaction (contracts' {@link JobChanges}); the stop's status change is published after the commit.
  */
 @ApplicationScoped
-public class JobChangesConsumer implements JobChanges.Facts {
+public class StopFacts implements JobChanges.Facts {
 
-    private final JobChanges changes;
     private final StopService stops;
 
-    public JobChangesConsumer(JobChanges changes, StopService stops) {
-        this.changes = changes;
+    public StopFacts(StopService stops) {
         this.stops = stops;
-    }
-
-    @Incoming(JobChanges.CHANNEL)
-    public Uni<Void> consume(ConsumerRecord<String, String> record) {
-        return changes.consume(record, this);
     }
 
     @Override
