@@ -3,6 +3,7 @@ package io.jobmon.logs.query;
 import io.jobmon.contracts.access.Caller;
 import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.logs.config.LogsConfig;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -51,18 +52,8 @@ public class LogResource {
     @APIResponse(responseCode = "422", description = "the search did not finish within query.search-deadline")
     public LogPage lines(@PathParam("id") String id,
             @Parameter(description = "user or system; absent: both") @QueryParam("type") String type,
-            @QueryParam("pod") String pod, @QueryParam("container") String container,
-            @Parameter(description = "RFC 3339, inclusive") @QueryParam("from") String from,
-            @Parameter(description = "RFC 3339, exclusive") @QueryParam("to") String to,
-            @Parameter(description = "keyword (plain text)") @QueryParam("q") String q,
-            @Parameter(description = "true: q and regex ignore case") @QueryParam("ignoreCase") String ignoreCase,
-            @Parameter(description = "RE2 regular expression") @QueryParam("regex") String regex,
-            @Parameter(description = "the last N lines (1..10000), in time order") @QueryParam("tail") String tail,
-            @Parameter(description = "1..500, default 50") @QueryParam("limit") String limit,
-            @Parameter(description = "a line's cursor or nextCursor: continue after (forward) or before (backward) it")
-            @QueryParam("cursor") String cursor,
-            @Parameter(description = "forward (default, oldest first) or backward (newest first)") @QueryParam("direction") String direction) {
-        LogQuery lq = LogQuery.of(type, pod, container, from, to, q, ignoreCase, regex, tail, limit, cursor, direction, config);
+            @QueryParam("pod") String pod, @QueryParam("container") String container, @BeanParam LinesParams params) {
+        LogQuery lq = params.query(type, pod, container, config);
         Caller caller = CallerFactory.fromToken(token);
         // the whole request under the user's turn: their excess requests wait before touching the database
         return search.run(caller, () -> page(caller, id, lq));

@@ -5,6 +5,7 @@ import io.jobmon.contracts.access.CallerFactory;
 import io.jobmon.contracts.i18n.Text;
 import io.jobmon.contracts.problem.ApiException;
 import io.jobmon.logs.config.LogsConfig;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -50,16 +51,7 @@ public class NodeLogResource {
     @APIResponse(responseCode = "422", description = "the search did not finish within query.search-deadline")
     public LogPage lines(@PathParam("node") String node,
             @Parameter(description = "system (the default; a node has no user lines)") @QueryParam("type") String type,
-            @Parameter(description = "RFC 3339, inclusive") @QueryParam("from") String from,
-            @Parameter(description = "RFC 3339, exclusive") @QueryParam("to") String to,
-            @Parameter(description = "keyword (plain text)") @QueryParam("q") String q,
-            @Parameter(description = "true: q and regex ignore case") @QueryParam("ignoreCase") String ignoreCase,
-            @Parameter(description = "RE2 regular expression") @QueryParam("regex") String regex,
-            @Parameter(description = "the last N lines (1..10000), in time order") @QueryParam("tail") String tail,
-            @Parameter(description = "1..500, default 50") @QueryParam("limit") String limit,
-            @Parameter(description = "a line's cursor or nextCursor: continue after (forward) or before (backward) it")
-            @QueryParam("cursor") String cursor,
-            @Parameter(description = "forward (default, oldest first) or backward (newest first)") @QueryParam("direction") String direction) {
+            @BeanParam LinesParams params) {
         Caller caller = CallerFactory.fromToken(token);
         if (!caller.isAdmin()) {
             throw ApiException.forbidden(Text.of("logs.node-admins-only", node));
@@ -67,7 +59,7 @@ public class NodeLogResource {
         if (type != null && !type.isBlank() && !type.equals("system")) {
             throw ApiException.invalid("type", "field.one-of", "system");
         }
-        LogQuery lq = LogQuery.of("system", null, null, from, to, q, ignoreCase, regex, tail, limit, cursor, direction, config);
+        LogQuery lq = params.query("system", null, null, config);
         Scope scope = new Scope(null, false, true, null, null, List.of(node), Long.MIN_VALUE, Long.MAX_VALUE);
         // an admin's searches take their turn like anyone's
         return search.run(caller, () -> Pages.read(queries, search.executor(caller), config, scope, lq,

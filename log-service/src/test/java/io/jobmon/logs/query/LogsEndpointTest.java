@@ -158,6 +158,9 @@ class LogsEndpointTest {
     void tailIsTheLastLinesInTimeOrder() {
         assertEquals(List.of("Traceback (most recent call last): RuntimeError: CUDA error: an illegal memory access",
                 "export HF_TOKEN=****"), lines(Tokens.alice(), job, "type", "user", "tail", "2"));
+        // the page's parameters are one bean for a job's and a node's lines: a misspelt one is still a 400 naming it
+        given().auth().oauth2(Tokens.alice()).get("/api/v1/jobs/" + job + "/logs?type=user&tial=2").then()
+                .statusCode(400).contentType("application/problem+json").body("errors[0].field", org.hamcrest.Matchers.equalTo("tial"));
     }
 
     @Test
