@@ -73,28 +73,33 @@ public class StoreRepository {
                 .replaceWithVoid();
     }
 
-    public Uni<Void> events(SqlConnection conn, List<BatchWrites.EventWrite> writes) {
-        if (writes.isEmpty()) {
-            return Uni.createFrom().voidItem();
+    /** The columns every stored event has, for one multi-row statement. */
+    private static final class EventColumns {
+        final String[] uid, ns, name, type, reason, msg, source;
+        final OffsetDateTime[] created, first, last;
+        final Integer[] count;
+        final Long[] rv;
+
+        EventColumns(int n) {
+            uid = new String[n];
+            ns = new String[n];
+            name = new String[n];
+            type = new String[n];
+            reason = new String[n];
+            msg = new String[n];
+            source = new String[n];
+            created = new OffsetDateTime[n];
+            first = new OffsetDateTime[n];
+            last = new OffsetDateTime[n];
+            count = new Integer[n];
+            rv = new Long[n];
         }
-        int n = writes.size();
-        String[] c = new String[n], uid = new String[n], job = new String[n], ns = new String[n], name = new String[n],
-                kind = new String[n], obj = new String[n], path = new String[n], type = new String[n],
-                reason = new String[n], msg = new String[n], source = new String[n];
-        OffsetDateTime[] created = new OffsetDateTime[n], first = new OffsetDateTime[n], last = new OffsetDateTime[n];
-        Integer[] count = new Integer[n];
-        Long[] rv = new Long[n];
-        for (int i = 0; i < n; i++) {
-            EventView e = writes.get(i).event();
-            c[i] = writes.get(i).cluster();
+
+        void set(int i, EventView e) {
             uid[i] = e.uid();
             created[i] = ts(e.createdAt());
-            job[i] = writes.get(i).jobId();
             ns[i] = e.namespace();
             name[i] = e.name();
-            kind[i] = e.objectKind();
-            obj[i] = e.objectName();
-            path[i] = e.fieldPath();
             type[i] = e.type();
             reason[i] = e.reason();
             msg[i] = e.message();
@@ -104,8 +109,26 @@ public class StoreRepository {
             source[i] = e.source();
             rv[i] = e.resourceVersion();
         }
-        return conn.preparedQuery(EVENTS).execute(Tuple.from(List.of(c, uid, created, job, ns, name, kind, obj, path,
-                type, reason, msg, count, first, last, source, rv))).replaceWithVoid();
+    }
+
+    public Uni<Void> events(SqlConnection conn, List<BatchWrites.EventWrite> writes) {
+        if (writes.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        int n = writes.size();
+        EventColumns e = new EventColumns(n);
+        String[] c = new String[n], job = new String[n], kind = new String[n], obj = new String[n], path = new String[n];
+        for (int i = 0; i < n; i++) {
+            EventView v = writes.get(i).event();
+            e.set(i, v);
+            c[i] = writes.get(i).cluster();
+            job[i] = writes.get(i).jobId();
+            kind[i] = v.objectKind();
+            obj[i] = v.objectName();
+            path[i] = v.fieldPath();
+        }
+        return conn.preparedQuery(EVENTS).execute(Tuple.from(List.of(c, e.uid, e.created, job, e.ns, e.name, kind, obj,
+                path, e.type, e.reason, e.msg, e.count, e.first, e.last, e.source, e.rv))).replaceWithVoid();
     }
 
     /** Events about nodes, kept per node (no job), guarded by resourceVersion like the job's. */
@@ -114,30 +137,16 @@ public class StoreRepository {
             return Uni.createFrom().voidItem();
         }
         int n = writes.size();
-        String[] c = new String[n], uid = new String[n], node = new String[n], ns = new String[n], name = new String[n],
-                type = new String[n], reason = new String[n], msg = new String[n], source = new String[n];
-        OffsetDateTime[] created = new OffsetDateTime[n], first = new OffsetDateTime[n], last = new OffsetDateTime[n];
-        Integer[] count = new Integer[n];
-        Long[] rv = new Long[n];
+        EventColumns e = new EventColumns(n);
+        String[] c = new String[n], node = new String[n];
         for (int i = 0; i < n; i++) {
-            EventView e = writes.get(i).event();
+            EventView v = writes.get(i).event();
+            e.set(i, v);
             c[i] = writes.get(i).cluster();
-            uid[i] = e.uid();
-            node[i] = e.objectName();
-            created[i] = ts(e.createdAt());
-            ns[i] = e.namespace();
-            name[i] = e.name();
-            type[i] = e.type();
-            reason[i] = e.reason();
-            msg[i] = e.message();
-            count[i] = e.count();
-            first[i] = ts(e.firstTime());
-            last[i] = ts(e.lastTime());
-            source[i] = e.source();
-            rv[i] = e.resourceVersion();
+            node[i] = v.objectName();
         }
-        return conn.preparedQuery(NODE_EVENTS).execute(Tuple.from(List.of(c, uid, node, created, ns, name, type, reason,
-                msg, count, first, last, source, rv))).replaceWithVoid();
+        return conn.preparedQuery(NODE_EVENTS).execute(Tuple.from(List.of(c, e.uid, node, e.created, e.ns, e.name,
+                e.type, e.reason, e.msg, e.count, e.first, e.last, e.source, e.rv))).replaceWithVoid();
     }
 
     public Uni<Void> evict(SqlConnection conn, List<BatchWrites.Eviction> evictions) {
