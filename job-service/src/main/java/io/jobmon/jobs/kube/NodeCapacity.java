@@ -9,7 +9,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,17 +31,19 @@ public class NodeCapacity {
     /** GPUs per product label: in all, and on the largest node (one replica's pod cannot span nodes). */
     public record Snapshot(Map<String, Integer> total, Map<String, Integer> largestNode) {
 
-        /** The products of a GPU model: the configured label value, else the labels that name the model. */
+        /**
+         * The products a job's pods of this model may run on, as its workload pins them (WorkloadFactory): the
+         * configured product of the model, else every GPU product of the cluster (no node selector).
+         */
         public List<String> products(String model, Map<String, String> configured) {
-            if (model == null) {
-                return List.copyOf(total.keySet());
+            if (model != null) {
+                for (Map.Entry<String, String> e : configured.entrySet()) {
+                    if (e.getKey().equalsIgnoreCase(model)) {
+                        return List.of(e.getValue());
+                    }
+                }
             }
-            String product = configured.get(model);
-            if (product != null) {
-                return List.of(product);
-            }
-            String m = model.toUpperCase(Locale.ROOT);
-            return total.keySet().stream().filter(p -> p.toUpperCase(Locale.ROOT).contains(m)).toList();
+            return List.copyOf(total.keySet());
         }
 
         public int total(List<String> products) {

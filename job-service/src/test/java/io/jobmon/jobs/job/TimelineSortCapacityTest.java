@@ -203,6 +203,15 @@ class TimelineSortCapacityTest {
                     .body(TestJobs.spec(merge(on, Map.of("replicas", 2,
                             "resources", Map.of("gpuType", "H800", "gpusPerReplica", 8)))))
                     .post("/api/v1/jobs").then().statusCode(201).body("warnings", nullValue());
+            // a model the cluster pins to no product may run on any GPU node: 24 schedulable GPUs in all
+            given().auth().oauth2(Tokens.alice()).header("Accept-Language", "en").contentType(ContentType.JSON)
+                    .body(TestJobs.spec(merge(on, Map.of("replicas", 4,
+                            "resources", Map.of("gpuType", "A100", "gpusPerReplica", 8)))))
+                    .post("/api/v1/jobs").then().statusCode(422).body("detail", containsString("have 24"));
+            given().auth().oauth2(Tokens.alice()).contentType(ContentType.JSON)
+                    .body(TestJobs.spec(merge(on, Map.of("replicas", 3,
+                            "resources", Map.of("gpuType", "A100", "gpusPerReplica", 8)))))
+                    .post("/api/v1/jobs").then().statusCode(201);
         } finally {
             nodes.forEach(n -> mockServer.getClient().nodes().withName(n.getMetadata().getName()).delete());
         }
