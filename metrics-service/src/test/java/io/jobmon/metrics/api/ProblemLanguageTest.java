@@ -62,9 +62,9 @@ class ProblemLanguageTest {
     void theCatalogueTitlesEveryMetricInTheReadersLanguage() {
         ZhCnText.assertChinese(given().auth().oauth2(Tokens.alice()).header("Accept-Language", "zh-CN")
                 .get("/api/v1/metrics/catalogue").then().statusCode(200)
-                .body("find { it.name == 'gpu_util' }.title", equalTo("GPU 利用率"))
-                .body("find { it.name == 'ecc_dbe' }.title", equalTo("ECC 双比特错误")).extract().asString());
+                .body("items.find { it.name == 'gpu_util' }.title", equalTo("GPU 利用率"))
+                .body("items.find { it.name == 'ecc_dbe' }.title", equalTo("ECC 双比特错误")).extract().asString());
         given().auth().oauth2(Tokens.alice()).header("Accept-Language", "en").get("/api/v1/metrics/catalogue").then()
-                .statusCode(200).body("find { it.name == 'gpu_util' }.title", equalTo("GPU utilisation"));
+                .statusCode(200).body("items.find { it.name == 'gpu_util' }.title", equalTo("GPU utilisation"));
     }
 }
