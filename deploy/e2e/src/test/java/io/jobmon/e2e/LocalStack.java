@@ -144,14 +144,31 @@ final class LocalStack {
         return keycloak() + "/realms/jobmon";
     }
 
-    /** The sim cluster's Kubernetes API (plain HTTP): its ports follow the port base (deploy/local/lib.sh). */
+    /**
+     * The sim's ports. By the port base alone (deploy/local/lib.sh: base + 8363, + 8364, + 11320) the test stack's
+     * would be 36443, 36444 and 39400..: inside the kernel's ephemeral range (32768-60999), where an outgoing
+     * connection of anything on the machine may hold one when the sim starts (a CI run failed so). Below it instead.
+     */
+    private int simApiPort() {
+        return portBase - 637;
+    }
+
+    private int simAdminPort() {
+        return portBase - 636;
+    }
+
+    private int simExporterBasePort() {
+        return portBase - 580;
+    }
+
+    /** The sim cluster's Kubernetes API (plain HTTP). */
     String simApi() {
-        return "http://127.0.0.1:" + (portBase + 8363);
+        return "http://127.0.0.1:" + simApiPort();
     }
 
     /** The sim cluster's admin API ({@code /healthz}, {@code /replay}). */
     String simAdmin() {
-        return "http://127.0.0.1:" + (portBase + 8364);
+        return "http://127.0.0.1:" + simAdminPort();
     }
 
     /**
@@ -169,10 +186,10 @@ final class LocalStack {
                 ports.add(managementPort(service, r));
             }
         }
-        ports.add(portBase + 8363);
-        ports.add(portBase + 8364);
+        ports.add(simApiPort());
+        ports.add(simAdminPort());
         for (int i = 0; i < 12; i++) {
-            ports.add(portBase + 11320 + i);
+            ports.add(simExporterBasePort() + i);
         }
         return ports;
     }
@@ -203,6 +220,9 @@ final class LocalStack {
         env.put("JOBMON_PG_PORT", Integer.toString(pgPort));
         env.put("JOBMON_KAFKA_PORT", Integer.toString(kafkaPort));
         env.put("JOBMON_KEYCLOAK_PORT", Integer.toString(keycloakPort));
+        env.put("JOBMON_SIM_API_PORT", Integer.toString(simApiPort()));
+        env.put("JOBMON_SIM_ADMIN_PORT", Integer.toString(simAdminPort()));
+        env.put("JOBMON_SIM_EXPORTER_BASE_PORT", Integer.toString(simExporterBasePort()));
         // The sim's healthy runs take this long (failures come at fractions of it): short, for the sim's tests.
         env.put("JOBMON_SIM_RUN_TIME", System.getProperty("jobmon.e2e.sim-run-time", "2m"));
         // The reactor packaged every module before the integration-test phase; never run Maven inside Maven.
