@@ -12,8 +12,8 @@ import java.util.Optional;
 /**
  * Whether the GPUs a job asks for can ever be free (ADR 0019): within its queue's configured {@code gpus} (the
  * pool's GPUs in total, shown by {@code GET /api/v1/clusters}), and, on a {@code kubernetes} cluster, within the GPUs
- * of that model its nodes have ({@link NodeCapacity}), one replica within the largest such node. A job asking for
- * more would queue forever, so it is a 422 at submission. Where neither is known the job is accepted with a warning
+ * of that model its nodes have ({@link NodeCapacity}). A job asking for more would queue forever, so it is a 422 at
+ * submission; a replica larger than the largest such node is accepted with a warning. Where neither is known the job is accepted with a warning
  * saying so. A job without GPUs is not checked.
  */
 public final class Capacity {
@@ -54,9 +54,9 @@ public final class Capacity {
             }
             int largest = nodes.get().largestNode(named);
             if (spec.gpusPerReplicaOrZero() > largest) {
-                throw ApiException.unprocessable(Text.of("capacity.node-exceeded", spec.gpusPerReplicaOrZero(),
-                        model == null ? "" : model, spec.cluster(), largest), List.of(FieldError.of(
-                                "resources.gpusPerReplica", "capacity.node-exceeded.field", largest)));
+                // Said, not refused: nodes are added and relabelled, and a replayed job (the sim) plays its bundle
+                return List.of(Text.of("capacity.node-exceeded", spec.gpusPerReplicaOrZero(),
+                        model == null ? "" : model, spec.cluster(), largest));
             }
             return List.of();
         }
