@@ -57,6 +57,9 @@ final class LocalStack {
 
     /** The same stack with one more {@code ./jobmon} setting. */
     LocalStack withEnv(String key, String value) {
+        if (key.equals("JOBMON_REPLICAS")) {
+            return withReplicas(Integer.parseInt(value));
+        }
         Map<String, String> e = new java.util.HashMap<>(env);
         e.put(key, value);
         return new LocalStack(root, stateDir, portBase, pgPort, kafkaPort, keycloakPort, replicas, e);

@@ -56,6 +56,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * every line (before and after) is counted exactly once and every job still ends SUCCEEDED.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(9)
 class ReplicasIT {
 
     private static final List<String> CONSUMERS = List.of("job-service", "event-ingest-service", "metrics-service",
@@ -79,6 +80,8 @@ class ReplicasIT {
 
     @BeforeAll
     static void up() {
+        // Its own stack, not a shared one: it kills replicas. The shared one holds the same ports.
+        SharedStack.stop();
         // Healthy jobs run 90 s: they are still running when the replicas are killed, and end within the test.
         stack = LocalStack.fromSystemProperties().withReplicas(2).withEnv("JOBMON_SIM_RUN_TIME", "90s");
         stack.requireFreePorts();

@@ -5,8 +5,9 @@ import io.jobmon.sim.stack.ReplaySummary;
 import io.jobmon.sim.stack.Replayer;
 import io.jobmon.sim.stack.StackClient;
 import io.jobmon.sim.stack.StackOptions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
 import java.net.URLEncoder;
@@ -32,28 +33,20 @@ import static org.junit.jupiter.api.Assertions.fail;
  * that intake, diagnosed as {@code /api/v1/diagnoses/analyze} diagnoses the bundle itself. The sim runs healthy jobs
  * for {@code jobmon.e2e.sim-run-time} (2 min).
  */
+@Order(2)
 class SimStackIT {
+
+    @RegisterExtension
+    static final SharedStack.Use STACK = SharedStack.use(SharedStack.SIM);
 
     private static LocalStack stack;
     private static StackClient client;
 
     @BeforeAll
     static void up() {
-        // The guard (automatic fault handling) checks opted-in jobs every 15 s once they ran 20 s: two guard periods
-        // fit in the sim's 2-minute runs.
-        stack = LocalStack.fromSystemProperties().withEnv("JOBMON_AUTO_FAULT_INTERVAL", "15s")
-                .withEnv("JOBMON_AUTO_FAULT_WARM_UP", "20s");
-        stack.requireFreePorts();
-        assertEquals(0, stack.jobmon(Duration.ofMinutes(12), "up"), "./jobmon up failed: see its output above");
+        stack = STACK.get();
         client = new StackClient(new StackOptions(stack.gateway(), stack.issuer(), "jobmon-ui", stack.simAdmin(),
                 stack.simApi(), "sim", "jobmon-jobs"));
-    }
-
-    @AfterAll
-    static void down() {
-        if (stack != null) {
-            stack.downAndCheck();
-        }
     }
 
     @Test
