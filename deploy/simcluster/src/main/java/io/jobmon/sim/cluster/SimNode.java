@@ -33,6 +33,8 @@ public final class SimNode {
     private final java.util.Map<String, double[]> usage = new java.util.concurrent.ConcurrentHashMap<>();
     /** Per pod, since its first figure: CPU core-seconds, bytes received and sent (what its cgroups count). */
     private final java.util.Map<String, Counter[]> meters = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per pod, the cores its CFS quota lets it use (its containers' CPU limits). */
+    private final java.util.Map<String, Double> cpuLimits = new java.util.concurrent.ConcurrentHashMap<>();
     /** CPU seconds spent busy and idle, summed over all CPUs (node_cpu_seconds_total before its split). */
     private final Counter cpuBusySeconds;
     private final Counter cpuIdleSeconds;
@@ -181,6 +183,7 @@ public final class SimNode {
     public void podGone(String pod, Instant at) {
         usage.remove(pod);
         meters.remove(pod);
+        cpuLimits.remove(pod);
         recompute(at);
     }
 
@@ -189,10 +192,15 @@ public final class SimNode {
         u[what] = value;
         Counter[] m = meters.computeIfAbsent(pod, k -> new Counter[] {new Counter(0, 0, at), new Counter(0, 0, at),
                 new Counter(0, 0, at)});
-        m[0].rate(u[CPU] * (NodeSpec.CPU_MILLIS / 1000), at);
+        m[0].rate(Math.min(u[CPU] * (NodeSpec.CPU_MILLIS / 1000), cpuLimits.getOrDefault(pod, Double.MAX_VALUE)), at);
         m[1].rate(u[NETWORK], at);
         m[2].rate(u[NETWORK] * 0.98, at);
         recompute(at);
+    }
+
+    /** The pod's CPU limit (its CFS quota, in cores): its CPU seconds grow no faster (throttled). */
+    public void podCpuLimit(String pod, double cores) {
+        cpuLimits.put(pod, cores);
     }
 
     /** What a pod running here has used so far (zeros for a pod without figures), as its cgroups count it. */

@@ -131,6 +131,10 @@ public final class CadvisorPods {
                     figures, limit(spec, "memory"), limit(spec, "cpu") == 0 ? 0 : cpuMillis(spec) * 100, null, null,
                     false));
         }
+        long quota = lives.stream().filter(l -> l.ended() == null).mapToLong(Life::cpuQuota).sum();
+        if (!hostNetwork && quota > 0 && lives.stream().filter(l -> l.ended() == null).allMatch(l -> l.cpuQuota() > 0)) {
+            node.podCpuLimit(key, quota / 100_000.0);
+        }
         Instant ended = prev != null && prev.ended() != null ? prev.ended() : terminal ? now : null;
         String started = pod.getStatus().getStartTime();
         pods.put(key, new PodCgroup(nodeName, pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
