@@ -311,10 +311,11 @@ jobmon.metrics.discovery.every=15s
 jobmon.metrics.discovery.clusters.sim.kubeconfig=$SIM_STATE/kubeconfig
 jobmon.metrics.discovery.clusters.sim.dcgm-selector=app=nvidia-dcgm-exporter
 jobmon.metrics.discovery.clusters.sim.dcgm-port=metrics
-jobmon.metrics.discovery.clusters.sim.node-selector=app=node-exporter
+jobmon.metrics.discovery.clusters.sim.node-selector=$(sim_node_selector)
 jobmon.metrics.discovery.clusters.sim.node-port=metrics
 EOF
     fi
+    monitoring_properties
   } >"$LOCAL_CONFIG.tmp"
   mv -f "$LOCAL_CONFIG.tmp" "$LOCAL_CONFIG"
 }
