@@ -372,6 +372,8 @@ start_service() {
       JOBMON_DIAGNOSIS_CLIENT_SECRET="$DIAGNOSIS_CLIENT_SECRET"
     )
   fi
+  # shellcheck disable=SC2207 # KEY=VALUE words without spaces
+  extra+=($(monitoring_env "$base"))
   start_bg "$m" "$ROOT/$base" env \
     JOBMON_DB_URL="$DB_URL" JOBMON_DB_USER="$DB_USER" JOBMON_DB_PASSWORD="$DB_PASSWORD" \
     JOBMON_KAFKA_BOOTSTRAP="$KAFKA_BOOTSTRAP" JOBMON_OIDC_URL="$OIDC_URL" \

@@ -70,17 +70,23 @@ ensure_monitoring_tools() {
 # ---------------------------------------------------------------------------------------------
 # Configuration, written on every start under $MONITORING_DIR
 # ---------------------------------------------------------------------------------------------
-# The services' local settings (in write_local_config's LOCAL_CONFIG): where the alerts API reads Alertmanager, where
-# metrics-service's prometheus storage mode reads Prometheus, and the short idle-GPU window of JobGpusIdle.
+# The services' local settings (in write_local_config's LOCAL_CONFIG): where the alerts API reads Alertmanager and the
+# short idle-GPU window of JobGpusIdle.
 monitoring_properties() {
   [[ "$MONITORING_ENABLED" == 0 && -z "$EXTERNAL_ALERTMANAGER$EXTERNAL_PROMETHEUS" ]] && return 0
-  cat <<EOF
-# Prometheus and Alertmanager (deploy/local/monitoring.sh): alerts API, prometheus storage mode, JobGpusIdle's window.
-jobmon.alerts.alertmanager-url=$ALERTMANAGER_URL
-jobmon.metrics.prometheus.url=$PROMETHEUS_URL
-jobmon.metrics.jobs.idle-for=$GPU_IDLE_FOR
-jobmon.metrics.jobs.gauges-every=10s
-EOF
+  echo "# Alertmanager and JobGpusIdle's window (deploy/local/monitoring.sh; Prometheus: JOBMON_METRICS_PROMETHEUS_URL)."
+  [[ "$MONITORING_ENABLED" != 0 || -n "$EXTERNAL_ALERTMANAGER" ]] && echo "jobmon.alerts.alertmanager-url=$ALERTMANAGER_URL"
+  echo "jobmon.metrics.jobs.idle-for=$GPU_IDLE_FOR"
+  echo "jobmon.metrics.jobs.gauges-every=10s"
+}
+
+# monitoring_env SERVICE: environment of a service about Prometheus. metrics-service's jobmon.metrics.prometheus.url (its
+# prometheus storage mode) as JOBMON_METRICS_PROMETHEUS_URL: in local.properties a key under jobmon.metrics that
+# MetricsConfig does not map fails its start (SRCFG00050), an environment variable does not.
+monitoring_env() {
+  [[ "$1" == metrics-service ]] || return 0
+  [[ "$MONITORING_ENABLED" == 0 && -z "$EXTERNAL_PROMETHEUS" ]] && return 0
+  echo "JOBMON_METRICS_PROMETHEUS_URL=$PROMETHEUS_URL"
 }
 
 # metrics-service's selector of the sim's node_exporter pods: none of them when the local Prometheus remote-writes
