@@ -120,28 +120,40 @@ fill_template() {
   mv -f "$MONITORING_DIR/$name.tmp" "$MONITORING_DIR/$name"
 }
 
+# sd_group ADDRESS LABEL=VALUE...: one target group of a file_sd JSON file.
+sd_group() {
+  local addr="$1" kv labels="" sep=""; shift
+  for kv in "$@"; do labels+="$sep\"${kv%%=*}\": \"${kv#*=}\""; sep=", "; done
+  printf '  {"targets": ["%s"], "labels": {%s}}' "$addr" "$labels"
+}
+
+# sd_file NAME GROUP...: targets/NAME as a JSON array of the groups.
+sd_file() {
+  local name="$1" out="[" sep="" g; shift
+  for g in "$@"; do out+="$sep"$'\n'"$g"; sep=","; done
+  printf '%s\n]\n' "$out" >"$MONITORING_DIR/targets/$name"
+}
+
 # The management port of every service and replica, labelled as the chart's ServiceMonitors label them.
 write_jobmon_targets() {
-  local c sep="" out="["
+  local c groups=()
   for c in "${SERVICES[@]}" "${REPLICA_COMPONENTS[@]}"; do
-    out+="$sep"$'\n'"  {\"targets\": [\"127.0.0.1:$(management_port "$c")\"], \"labels\": {\"job\": \"jobmon-$(base_service "$c")\", \"namespace\": \"local\", \"pod\": \"$c\"}}"
-    sep=","
+    groups+=("$(sd_group "127.0.0.1:$(management_port "$c")" job="jobmon-$(base_service "$c")" namespace=local pod="$c")")
   done
-  printf '%s\n]\n' "$out" >"$MONITORING_DIR/targets/jobmon.json"
+  sd_file jobmon.json "${groups[@]}"
 }
 
 # The sim's exporters from its sim.env (JOBMON_SIM_EXPORTERS="node=dcgmPort,nodeExporterPort ..."): one file per family.
 write_sim_targets() {
-  local exporters="" e node ports dcgm="[" nodex="[" sep=""
+  local exporters="" e node ports dcgm=() nodex=()
   [[ "$SIM_ENABLED" != 0 && -f "$SIM_STATE/sim.env" ]] && exporters="$(. "$SIM_STATE/sim.env" && echo "${JOBMON_SIM_EXPORTERS:-}")"
   for e in $exporters; do
     node="${e%%=*}"; ports="${e#*=}"
-    dcgm+="$sep"$'\n'"  {\"targets\": [\"127.0.0.1:${ports%%,*}\"], \"labels\": {\"cluster\": \"sim\", \"node\": \"$node\"}}"
-    nodex+="$sep"$'\n'"  {\"targets\": [\"127.0.0.1:${ports#*,}\"], \"labels\": {\"cluster\": \"sim\", \"node\": \"$node\"}}"
-    sep=","
+    dcgm+=("$(sd_group "127.0.0.1:${ports%%,*}" cluster=sim node="$node")")
+    nodex+=("$(sd_group "127.0.0.1:${ports#*,}" cluster=sim node="$node")")
   done
-  printf '%s\n]\n' "$dcgm" >"$MONITORING_DIR/targets/dcgm-exporter.json"
-  printf '%s\n]\n' "$nodex" >"$MONITORING_DIR/targets/node-exporter.json"
+  sd_file dcgm-exporter.json ${dcgm[@]+"${dcgm[@]}"}
+  sd_file node-exporter.json ${nodex[@]+"${nodex[@]}"}
 }
 
 # Alertmanager as Prometheus' alerting section needs it: scheme, host:port, path prefix.
