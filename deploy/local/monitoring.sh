@@ -188,7 +188,8 @@ start_prometheus() {
   start_bg prometheus "$MONITORING_DIR" bash -c 'exec -a "$0" "$@"' "prometheus -Djobmon.component=prometheus" \
     "$(prometheus_bin)" --config.file="$MONITORING_DIR/prometheus.yml" \
     --storage.tsdb.path="$MONITORING_DIR/prometheus-data" --storage.tsdb.retention.time=2d \
-    --web.listen-address="127.0.0.1:$PROMETHEUS_PORT" --web.enable-lifecycle
+    --web.listen-address="127.0.0.1:$PROMETHEUS_PORT" --web.external-url="http://127.0.0.1:$PROMETHEUS_PORT" \
+    --web.enable-lifecycle
 }
 
 start_alertmanager() {
@@ -196,7 +197,7 @@ start_alertmanager() {
   start_bg alertmanager "$MONITORING_DIR" bash -c 'exec -a "$0" "$@"' "alertmanager -Djobmon.component=alertmanager" \
     "$(alertmanager_bin)" --config.file="$MONITORING_DIR/alertmanager.yml" \
     --storage.path="$MONITORING_DIR/alertmanager-data" --web.listen-address="127.0.0.1:$ALERTMANAGER_PORT" \
-    --cluster.listen-address=
+    --web.external-url="http://127.0.0.1:$ALERTMANAGER_PORT" --cluster.listen-address=
 }
 
 # start_monitoring DEADLINE NAME...: after the services (Prometheus' targets and remote-write endpoint), each one
