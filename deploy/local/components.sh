@@ -311,10 +311,11 @@ jobmon.metrics.discovery.every=15s
 jobmon.metrics.discovery.clusters.sim.kubeconfig=$SIM_STATE/kubeconfig
 jobmon.metrics.discovery.clusters.sim.dcgm-selector=app=nvidia-dcgm-exporter
 jobmon.metrics.discovery.clusters.sim.dcgm-port=metrics
-jobmon.metrics.discovery.clusters.sim.node-selector=app=node-exporter
+jobmon.metrics.discovery.clusters.sim.node-selector=$(sim_node_selector)
 jobmon.metrics.discovery.clusters.sim.node-port=metrics
 EOF
     fi
+    monitoring_properties
   } >"$LOCAL_CONFIG.tmp"
   mv -f "$LOCAL_CONFIG.tmp" "$LOCAL_CONFIG"
 }
@@ -371,6 +372,8 @@ start_service() {
       JOBMON_DIAGNOSIS_CLIENT_SECRET="$DIAGNOSIS_CLIENT_SECRET"
     )
   fi
+  # shellcheck disable=SC2207 # KEY=VALUE words without spaces
+  extra+=($(monitoring_env "$base"))
   start_bg "$m" "$ROOT/$base" env \
     JOBMON_DB_URL="$DB_URL" JOBMON_DB_USER="$DB_USER" JOBMON_DB_PASSWORD="$DB_PASSWORD" \
     JOBMON_KAFKA_BOOTSTRAP="$KAFKA_BOOTSTRAP" JOBMON_OIDC_URL="$OIDC_URL" \

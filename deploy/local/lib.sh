@@ -82,7 +82,8 @@ set_replicas() {
   for ((r = 2; r <= REPLICAS; r++)); do
     for m in "${SCALED_SERVICES[@]}"; do REPLICA_COMPONENTS+=("$m-$r"); done
   done
-  ALL_COMPONENTS=("${INFRA[@]}" "${SERVICES[@]}" "${REPLICA_COMPONENTS[@]}")
+  # Prometheus and Alertmanager (deploy/local/monitoring.sh) after the services they watch.
+  ALL_COMPONENTS=("${INFRA[@]}" "${SERVICES[@]}" "${REPLICA_COMPONENTS[@]}" ${MONITORING_COMPONENTS[@]+"${MONITORING_COMPONENTS[@]}"})
 }
 
 # The replica components that have a PID file (started by an earlier 'up --replicas N'): down and status know them
@@ -171,6 +172,7 @@ component_ports() {
     kafka) echo "$KAFKA_PORT $KAFKA_CONTROLLER_PORT" ;;
     keycloak) echo "$KEYCLOAK_PORT" ;;
     sim) echo "$SIM_API_PORT $SIM_ADMIN_PORT" ;;
+    prometheus | alertmanager) monitoring_port "$1" ;;
     *) echo "$(service_port "$1") $(management_port "$1")" ;;
   esac
 }
@@ -187,6 +189,7 @@ is_external() {
     postgres) [[ -n "$EXTERNAL_DB" ]] ;;
     kafka) [[ -n "$EXTERNAL_KAFKA" ]] ;;
     keycloak) [[ -n "$EXTERNAL_OIDC" ]] ;;
+    prometheus | alertmanager) monitoring_external "$1" ;;
     *) return 1 ;;
   esac
 }
@@ -207,6 +210,7 @@ readiness_url() {
     keycloak) echo "$OIDC_URL/.well-known/openid-configuration" ;;
     sim) echo "http://127.0.0.1:$SIM_ADMIN_PORT/healthz" ;;
     postgres | kafka) echo "" ;;
+    prometheus | alertmanager) echo "$(monitoring_url "$1")/-/ready" ;;
     *) echo "http://127.0.0.1:$(management_port "$1")/q/health/ready" ;;
   esac
 }
