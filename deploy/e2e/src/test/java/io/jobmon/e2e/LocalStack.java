@@ -164,6 +164,23 @@ final class LocalStack {
         return portBase - 580;
     }
 
+    /** The local Prometheus and Alertmanager (deploy/local/lib.sh: base + 1090, + 1093), unless JOBMON_MONITORING=0. */
+    int prometheusPort() {
+        return portBase + 1090;
+    }
+
+    int alertmanagerPort() {
+        return portBase + 1093;
+    }
+
+    String prometheus() {
+        return "http://127.0.0.1:" + prometheusPort();
+    }
+
+    String alertmanager() {
+        return "http://127.0.0.1:" + alertmanagerPort();
+    }
+
     /** The sim cluster's Kubernetes API (plain HTTP). */
     String simApi() {
         return "http://127.0.0.1:" + simApiPort();
@@ -176,7 +193,7 @@ final class LocalStack {
 
     /**
      * Every port the stack listens on: PostgreSQL, Kafka (+ controller), Keycloak, the six services (and the replicas'
-     * API and management ports), the sim's API, admin and its fleet's exporters (6 nodes, 2 each).
+     * API and management ports), Prometheus and Alertmanager, the sim's API, admin and its fleet's exporters (6 nodes, 2 each).
      */
     List<Integer> ports() {
         List<Integer> ports = new ArrayList<>(List.of(pgPort, kafkaPort, kafkaPort + 1, keycloakPort));
@@ -188,6 +205,10 @@ final class LocalStack {
                 ports.add(servicePort(service, r));
                 ports.add(managementPort(service, r));
             }
+        }
+        if (!"0".equals(env.get("JOBMON_MONITORING"))) {
+            ports.add(prometheusPort());
+            ports.add(alertmanagerPort());
         }
         ports.add(simApiPort());
         ports.add(simAdminPort());

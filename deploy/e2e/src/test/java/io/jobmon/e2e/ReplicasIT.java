@@ -83,7 +83,9 @@ class ReplicasIT {
         // Its own stack, not a shared one: it kills replicas. The shared one holds the same ports.
         SharedStack.stop();
         // Healthy jobs run 90 s: they are still running when the replicas are killed, and end within the test.
-        stack = LocalStack.fromSystemProperties().withReplicas(2).withEnv("JOBMON_SIM_RUN_TIME", "90s");
+        // No local Prometheus/Alertmanager (MonitoringIT has them): metrics-service then scrapes every exporter itself.
+        stack = LocalStack.fromSystemProperties().withReplicas(2).withEnv("JOBMON_SIM_RUN_TIME", "90s")
+                .withEnv("JOBMON_MONITORING", "0");
         stack.requireFreePorts();
         long start = System.nanoTime();
         assertEquals(0, stack.jobmon(Duration.ofMinutes(12), "up", "--replicas", "2"), "./jobmon up failed: see its output above");
