@@ -3,21 +3,13 @@ package io.jobmon.metrics.scrape;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.jobmon.metrics.config.MetricsConfig;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +19,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Finds the exporters of each configured cluster: running pods matching dcgm-exporter's and node_exporter's label
- * selectors become targets {@code http://<podIP>:<port>/metrics} on the pod's node. One replica lists each
+ * selectors become targets {@code http://<podIP>:<port>/metrics} on the pod's node, and every node's kubelet
+ * cAdvisor a target ({@link Cadvisor}; a cluster whose nodes cannot be listed has none). One replica lists each
  * cluster at a time (a lease per cluster, as event-ingest's watchers); every replica then scrapes its share.
  */
 @ApplicationScoped
@@ -36,24 +29,18 @@ public class KubernetesDiscovery {
     private static final Logger LOG = Logger.getLogger(KubernetesDiscovery.class);
 
     private final MetricsConfig config;
-    private final Instance<KubernetesClient> defaultClient;
+    private final ClusterClients clients;
     private final TargetRepository targets;
     private final Leases leases;
     private final ScrapeManager manager;
-    private final Map<String, KubernetesClient> owned = new ConcurrentHashMap<>();
 
-    public KubernetesDiscovery(MetricsConfig config, Instance<KubernetesClient> defaultClient, TargetRepository targets,
+    public KubernetesDiscovery(MetricsConfig config, ClusterClients clients, TargetRepository targets,
             Leases leases, ScrapeManager manager) {
         this.config = config;
-        this.defaultClient = defaultClient;
+        this.clients = clients;
         this.targets = targets;
         this.leases = leases;
         this.manager = manager;
-    }
-
-    @PreDestroy
-    void close() {
-        owned.values().forEach(KubernetesClient::close);
     }
 
     @Scheduled(every = "${jobmon.metrics.discovery.every:30s}", delayed = "1s",
@@ -86,10 +73,19 @@ public class KubernetesDiscovery {
 
     /** Blocking: the fabric8 list calls. */
     List<ScrapeTarget> list(String name, MetricsConfig.Cluster cluster) {
-        KubernetesClient client = client(name, cluster);
+        KubernetesClient client = clients.of(name);
         List<ScrapeTarget> out = new ArrayList<>();
         add(out, name, cluster, client, cluster.dcgmSelector(), cluster.dcgmPort(), "dcgm-exporter");
         add(out, name, cluster, client, cluster.nodeSelector(), cluster.nodePort(), "node-exporter");
+        if (!"off".equals(cluster.cadvisor())) {
+            try {
+                String api = client.getMasterUrl().toString();
+                out.addAll(Cadvisor.targets(name, cluster, client.nodes().list().getItems(),
+                        api.endsWith("/") ? api : api + "/"));
+            } catch (RuntimeException e) {
+                LOG.warnf("cluster %s: nodes not listed, no cAdvisor targets (%s)", name, e.getMessage());
+            }
+        }
         return out;
     }
 
@@ -146,21 +142,6 @@ public class KubernetesDiscovery {
             }
         }
         return out;
-    }
-
-    private KubernetesClient client(String name, MetricsConfig.Cluster cluster) {
-        if (cluster.kubeconfig().isEmpty()) {
-            return defaultClient.get();
-        }
-        return owned.computeIfAbsent(name, n -> {
-            Path path = Path.of(cluster.kubeconfig().get());
-            try {
-                Config c = Config.fromKubeconfig(cluster.context().orElse(null), Files.readString(path), path.toString());
-                return new KubernetesClientBuilder().withConfig(c).build();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read kubeconfig " + path, e);
-            }
-        });
     }
 
     /** Clusters this replica lists. */
