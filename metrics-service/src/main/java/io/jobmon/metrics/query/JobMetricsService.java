@@ -184,7 +184,10 @@ public class JobMetricsService {
         if (params.metrics().stream().noneMatch(e -> "xid".equals(e.special())) || nodes.length == 0) {
             return Uni.createFrom().item(List.of());
         }
-        return xids.onNodes(nodes, start, to).map(events -> {
+        // the Xid that ended a run is scraped after the end: a finished job's chart, to its end by default, takes the
+        // events of the minute after it into its last step (as a holding's series, Holdings.AFTER_LAST)
+        long late = params.to() == null && job.finishedAt() != null ? Holdings.AFTER_LAST : 0;
+        return xids.onNodes(nodes, start, to + late).map(events -> {
             Map<Map<String, String>, double[]> byGroup = new LinkedHashMap<>();
             Map<Map<String, String>, Set<String>> methods = new LinkedHashMap<>();
             for (XidEvents.Event e : events) {
@@ -199,7 +202,7 @@ public class JobMetricsService {
                 } else if (exclusive(lookups.mine(), lookups.others(), e.node(), e.tsMs())) {
                     method = Attribution.PLACEMENT;
                 }
-                int b = method == null ? -1 : Buckets.index(e.tsMs(), start, rc.stepMs(), n);
+                int b = method == null ? -1 : Buckets.index(Math.min(e.tsMs(), to - 1), start, rc.stepMs(), n);
                 if (b < 0) {
                     continue;
                 }

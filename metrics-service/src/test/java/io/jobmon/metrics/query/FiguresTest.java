@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The overview's and the summary's figures (issue #28): a scheduling latency is never negative, a pool's allocated
- * GPUs never exceed its total (each held GPU once, in the pool it belongs to), a job's GPU-hours are its pods'.
+ * GPUs never exceed its total (each held GPU once, in the pool it belongs to), a job's GPU-hours are its pods'; the
+ * Xid that ended a run is in the job's Xid chart.
  */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
@@ -119,6 +120,35 @@ class FiguresTest {
             labels.put("pool", pool);
         }
         return Fixtures.series("DCGM_FI_DEV_GPU_UTIL", labels, start, 13, (i, ms) -> 50);
+    }
+
+    @Test
+    void theXidThatEndedARunScrapedAfterItsEndIsInTheJobsXidChart() {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        String pod = job + "-0";
+        Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(5));
+        Instant finished = started.plus(Duration.ofMinutes(3));
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.FAILED, List.of(pod), List.of(node), 1, started, finished, 3), finished);
+        Map<String, String> ok = Fixtures.gpu(node, 0, pod);
+        ok.put("err_code", "0");
+        ok.put("err_msg", "No Error");
+        List<MetricSamples.Sample> s = new ArrayList<>(Fixtures.series("DCGM_FI_DEV_XID_ERRORS", ok, started, 12, (i, ms) -> 0));
+        s.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, pod), started, 12, (i, ms) -> 90));
+        // dcgm-exporter 3.x: the last Xid with its code and text, first seen by the scrape 10 s after the rank died
+        Map<String, String> xid = Fixtures.gpu(node, 0, pod);
+        xid.put("err_code", "79");
+        xid.put("err_msg", "GPU has fallen off the bus");
+        s.add(new MetricSamples.Sample("DCGM_FI_DEV_XID_ERRORS", xid, finished.plusSeconds(10).toEpochMilli(), 79));
+        Fixtures.sendSamples(node, s);
+        String url = "/api/v1/jobs/" + job + "/metrics?metric=xid";
+        await().atMost(WAIT).ignoreExceptions().until(() -> given().auth().oauth2(Tokens.alice()).get(url).then()
+                .extract().jsonPath().getList("series").size() == 1);
+        JsonPath x = given().auth().oauth2(Tokens.alice()).get(url).then().statusCode(200).extract().jsonPath();
+        assertEquals("79", x.getString("series[0].group.code"));
+        assertEquals("labels", x.getString("series[0].attribution"));
+        assertEquals(1, x.getInt("series[0].points[0][1]"));
+        assertTrue(Instant.parse(x.getString("series[0].points[0][0]")).isBefore(finished), "in the run's last step");
     }
 
     @Test
