@@ -108,7 +108,7 @@ public interface MetricsConfig {
         @WithDefault("9100")
         String nodePort();
 
-        /** Pod label whose value is the GPU pool of the exporter's node; absent: no pool. */
+        /** Label whose value is the GPU pool: the exporter pod's, else its Node's (cAdvisor: the Node's); absent: no pool. */
         Optional<String> poolLabel();
 
         /**

@@ -2,6 +2,7 @@ package io.jobmon.metrics.scrape;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jobmon.metrics.config.MetricsConfig;
@@ -74,23 +75,37 @@ public class KubernetesDiscovery {
     /** Blocking: the fabric8 list calls. */
     List<ScrapeTarget> list(String name, MetricsConfig.Cluster cluster) {
         KubernetesClient client = clients.of(name);
-        List<ScrapeTarget> out = new ArrayList<>();
-        add(out, name, cluster, client, cluster.dcgmSelector(), cluster.dcgmPort(), "dcgm-exporter");
-        add(out, name, cluster, client, cluster.nodeSelector(), cluster.nodePort(), "node-exporter");
-        if (!"off".equals(cluster.cadvisor())) {
+        List<Node> nodes = null;
+        if (!"off".equals(cluster.cadvisor()) || cluster.poolLabel().isPresent()) {
             try {
-                String api = client.getMasterUrl().toString();
-                out.addAll(Cadvisor.targets(name, cluster, client.nodes().list().getItems(),
-                        api.endsWith("/") ? api : api + "/"));
+                nodes = client.nodes().list().getItems();
             } catch (RuntimeException e) {
                 LOG.warnf("cluster %s: nodes not listed, no cAdvisor targets (%s)", name, e.getMessage());
             }
+        }
+        // an exporter pod without the pool label is in its node's pool
+        Map<String, String> pools = new java.util.HashMap<>();
+        if (nodes != null && cluster.poolLabel().isPresent()) {
+            for (Node n : nodes) {
+                String pool = n.getMetadata().getLabels() == null ? null
+                        : n.getMetadata().getLabels().get(cluster.poolLabel().get());
+                if (pool != null) {
+                    pools.put(n.getMetadata().getName(), pool);
+                }
+            }
+        }
+        List<ScrapeTarget> out = new ArrayList<>();
+        add(out, name, cluster, client, cluster.dcgmSelector(), cluster.dcgmPort(), "dcgm-exporter", pools);
+        add(out, name, cluster, client, cluster.nodeSelector(), cluster.nodePort(), "node-exporter", pools);
+        if (nodes != null && !"off".equals(cluster.cadvisor())) {
+            String api = client.getMasterUrl().toString();
+            out.addAll(Cadvisor.targets(name, cluster, nodes, api.endsWith("/") ? api : api + "/"));
         }
         return out;
     }
 
     private static void add(List<ScrapeTarget> out, String name, MetricsConfig.Cluster cluster, KubernetesClient client,
-            String selector, String port, String job) {
+            String selector, String port, String job, Map<String, String> nodePools) {
         Map<String, String> labels = selector(selector);
         List<Pod> pods = cluster.namespace().isPresent()
                 ? client.pods().inNamespace(cluster.namespace().get()).withLabels(labels).list().getItems()
@@ -107,7 +122,7 @@ public class KubernetesDiscovery {
                 continue;
             }
             String pool = cluster.poolLabel().map(l -> p.getMetadata().getLabels() == null ? null
-                    : p.getMetadata().getLabels().get(l)).orElse(null);
+                    : p.getMetadata().getLabels().get(l)).orElse(nodePools.get(p.getSpec().getNodeName()));
             String id = name + "/" + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
             out.add(new ScrapeTarget(id, "http://" + p.getStatus().getPodIP() + ":" + number + "/metrics", job,
                     p.getSpec().getNodeName(), name, pool, "k8s:" + name));

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.metrics.Fixtures;
 import io.jobmon.metrics.Sql;
@@ -124,11 +125,19 @@ class CadvisorTest {
                     t0.plusSeconds(15L * i).toEpochMilli())).once();
         }
 
+        // a dcgm-exporter pod on the node without the pool label (the GPU Operator's pods have none)
+        k8s.getClient().pods().inNamespace("gpu-operator").resource(new PodBuilder().withNewMetadata()
+                .withName("dcgm-" + node).addToLabels("app", "nvidia-dcgm-exporter").endMetadata().withNewSpec()
+                .withNodeName(node).endSpec().withNewStatus().withPhase("Running").withPodIP("127.0.0.1").endStatus()
+                .build()).create();
+
         Map<String, List<ScrapeTarget>> found = discovery.discoverAll().await().atMost(WAIT);
-        ScrapeTarget proxied = found.get("mock").stream().filter(t -> t.node().equals(node)).findFirst().orElseThrow();
-        assertEquals(Cadvisor.JOB, proxied.job());
+        ScrapeTarget proxied = found.get("mock").stream().filter(t -> t.node().equals(node)
+                && t.job().equals(Cadvisor.JOB)).findFirst().orElseThrow();
         assertTrue(proxied.url().endsWith(path), proxied.url());
         assertEquals("a100-pool", proxied.pool(), "the node's pool label");
+        assertEquals("a100-pool", found.get("mock").stream().filter(t -> t.node().equals(node)
+                && t.job().equals("dcgm-exporter")).findFirst().orElseThrow().pool(), "the exporter's node's pool");
         for (int i = 0; i < 4; i++) {
             Scraper.Result r = manager.scrapeAndPublish(proxied).await().atMost(WAIT);
             assertTrue(r.up(), r.error());
