@@ -53,14 +53,17 @@ public class KubeletAccess {
         return config.discovery().clusters().get(t.source().substring(4));
     }
 
-    /** Through the API server's node proxy, with the cluster client's credentials. */
-    Uni<Body> viaProxy(ScrapeTarget t) {
+    /** Through the API server's node proxy, with the cluster client's credentials; a body over {@code maxBytes} fails. */
+    Uni<Body> viaProxy(ScrapeTarget t, long maxBytes) {
         KubernetesClient client = clients.of(t.source().substring(4));
         io.fabric8.kubernetes.client.http.HttpClient http = client.getHttpClient();
         HttpRequest request = http.newHttpRequestBuilder().uri(t.url()).header("Accept", Scraper.ACCEPT).build();
         return Uni.createFrom().completionStage(() -> http.sendAsync(request, String.class)).map(resp -> {
             if (resp.code() != 200) {
                 throw new IllegalStateException("HTTP " + resp.code());
+            }
+            if (resp.body() != null && resp.body().length() > maxBytes) {
+                throw new IllegalStateException("body larger than " + maxBytes + " bytes");
             }
             return new Body(resp.header("Content-Type"), resp.body());
         });

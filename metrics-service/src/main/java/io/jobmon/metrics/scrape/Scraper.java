@@ -70,7 +70,7 @@ public class Scraper {
     private Uni<KubeletAccess.Body> fetch(ScrapeTarget target, long maxBytes) {
         MetricsConfig.Cluster cluster = kubelets.clusterOf(target);
         if (cluster != null && Cadvisor.PROXY.equals(cluster.cadvisor())) {
-            return kubelets.viaProxy(target).ifNoItem().after(config.scrape().timeout()).fail();
+            return kubelets.viaProxy(target, maxBytes).ifNoItem().after(config.scrape().timeout()).fail();
         }
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(target.url())
                 .putHeader("Accept", ACCEPT).putHeader("X-Prometheus-Scrape-Timeout-Seconds",
