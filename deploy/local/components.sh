@@ -313,6 +313,9 @@ jobmon.metrics.discovery.clusters.sim.dcgm-selector=app=nvidia-dcgm-exporter
 jobmon.metrics.discovery.clusters.sim.dcgm-port=metrics
 jobmon.metrics.discovery.clusters.sim.node-selector=$(sim_node_selector)
 jobmon.metrics.discovery.clusters.sim.node-port=metrics
+# Each node's cAdvisor through the sim's API server (the node proxy, as in a cluster); GPUs grouped by the sim's pools.
+jobmon.metrics.discovery.clusters.sim.cadvisor=proxy
+jobmon.metrics.discovery.clusters.sim.pool-label=sim.jobmon.io/pool
 EOF
     fi
     monitoring_properties
