@@ -64,8 +64,8 @@ class ReplicasIT {
     private static final String LINES_TOPIC = "jobmon.logs.lines";
     /** Consumers of a topic in one replica when not one: metrics-service's samples (JOBMON_METRICS_CONSUMERS, 2). */
     private static final Map<String, Integer> CONSUMERS_PER_REPLICA = Map.of("jobmon.metrics.samples", 2);
-    /** The sim's fleet: 6 nodes, each a dcgm-exporter and a node_exporter. */
-    private static final int SIM_TARGETS = 12;
+    /** The sim's fleet: 6 nodes, each a dcgm-exporter, a node_exporter and the kubelet's cAdvisor. */
+    private static final int SIM_TARGETS = 18;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static LocalStack stack;
