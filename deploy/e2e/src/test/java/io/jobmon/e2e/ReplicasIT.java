@@ -46,6 +46,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static io.jobmon.e2e.SimJobs.awaitTrue;
 
 /**
  * Two replicas of every consuming service ({@code ./jobmon up --replicas 2}; the gateway balances over them): jobs
@@ -454,39 +455,5 @@ class ReplicasIT {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
         }
-    }
-
-    /**
-     * Polls every 2 s until {@code check} holds; a check that throws (a 503 while a replica was just killed) counts as
-     * not yet. Fails after {@code max} with what was last seen.
-     */
-    private static void awaitTrue(String what, BooleanSupplier check, Duration max, Supplier<String> lastSeen) {
-        long deadline = System.nanoTime() + max.toNanos();
-        Throwable error = null;
-        while (true) {
-            try {
-                if (check.getAsBoolean()) {
-                    return;
-                }
-                error = null;
-            } catch (RuntimeException | AssertionError e) {
-                error = e;
-            }
-            if (System.nanoTime() > deadline) {
-                String seen;
-                try {
-                    seen = lastSeen.get();
-                } catch (RuntimeException | AssertionError e) {
-                    seen = "(" + e + ")";
-                }
-                fail("gave up after " + max.toSeconds() + " s waiting for " + what + " " + seen
-                        + (error == null ? "" : " (last error: " + error + ")"));
-            }
-            sleep(2000);
-        }
-    }
-
-    private static void awaitTrue(String what, BooleanSupplier check, Duration max) {
-        awaitTrue(what, check, max, () -> "");
     }
 }
