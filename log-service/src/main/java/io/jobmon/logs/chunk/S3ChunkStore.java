@@ -1,5 +1,7 @@
 package io.jobmon.logs.chunk;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.jobmon.logs.config.LogsConfig;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -16,6 +18,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -66,20 +69,28 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
     private final String bucket;
     private final String prefix;
     private final int concurrency;
+    /** Bodies (or their fronts) read lately: chunks never change, tails and follows read the newest ones again. */
+    private final Cache<ChunkRef, Cached> cache;
+
+    /** A cached body or front; {@code whole} when it is the entire body. */
+    private record Cached(byte[] bytes, boolean whole) {
+    }
 
     public S3ChunkStore(Pool pool, LogsConfig.S3 config) {
-        this(pool, client(config), config.bucket(), config.prefix(), config.concurrency());
+        this(pool, client(config), config.bucket(), config.prefix(), config.concurrency(), config.cacheBytes());
         if (config.createBucket()) {
             createBucketIfMissing();
         }
     }
 
-    S3ChunkStore(Pool pool, S3AsyncClient s3, String bucket, String prefix, int concurrency) {
+    S3ChunkStore(Pool pool, S3AsyncClient s3, String bucket, String prefix, int concurrency, long cacheBytes) {
         this.pool = pool;
         this.s3 = s3;
         this.bucket = bucket;
         this.prefix = prefix;
         this.concurrency = Math.max(1, concurrency);
+        this.cache = cacheBytes <= 0 ? null : Caffeine.newBuilder().maximumWeight(cacheBytes)
+                .weigher((ChunkRef k, Cached v) -> v.bytes().length + 64).build();
     }
 
     /** The async client on Netty: path-style, checksums only where S3 requires them (MinIO, Ceph and s3proxy agree). */
@@ -139,12 +150,22 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
 
     /** A body, or its first {@code n} bytes ({@code Range: bytes=0-(n-1)}) when n > 0; null when it is gone. */
     private Uni<byte[]> read(ChunkRef ref, int n) {
+        Cached hit = cache == null ? null : cache.getIfPresent(ref);
+        if (hit != null && (hit.whole() || n > 0 && hit.bytes().length >= n)) {
+            byte[] b = hit.bytes();
+            return Uni.createFrom().item(n > 0 && n < b.length ? Arrays.copyOf(b, n) : b);
+        }
         GetObjectRequest.Builder req = GetObjectRequest.builder().bucket(bucket).key(key(ref));
         if (n > 0) {
             req.range("bytes=0-" + (n - 1));
         }
         return call(() -> s3.getObject(req.build(), AsyncResponseTransformer.toBytes()))
                 .map(r -> r.asByteArrayUnsafe())
+                .invoke(b -> {
+                    if (cache != null) {
+                        cache.put(ref, new Cached(b, n <= 0 || b.length < n));
+                    }
+                })
                 .onFailure(NoSuchKeyException.class).recoverWithNull();
     }
 
@@ -160,16 +181,20 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
         }
         Transaction tx = conn == null ? null : conn.transaction();
         if (tx == null) {
-            return deleteNow(refs.stream().map(this::key).toList()).replaceWithVoid();
+            return deleteNow(refs).replaceWithVoid();
         }
-        List<String> keys = refs.stream().map(this::key).toList();
-        tx.getDelegate().completion().onSuccess(v -> deleteNow(keys).subscribe().with(
-                n -> { }, e -> LOG.warnf("deleting %d chunk bodies failed (the orphan sweep retries): %s", keys.size(), e)));
+        List<ChunkRef> gone = List.copyOf(refs);
+        tx.getDelegate().completion().onSuccess(v -> deleteNow(gone).subscribe().with(
+                n -> { }, e -> LOG.warnf("deleting %d chunk bodies failed (the orphan sweep retries): %s", gone.size(), e)));
         return Uni.createFrom().voidItem();
     }
 
-    /** Deletes keys with DeleteObjects, {@value #DELETE_BATCH} a request; @return how many were deleted. */
-    Uni<Integer> deleteNow(List<String> keys) {
+    /** Deletes bodies with DeleteObjects, {@value #DELETE_BATCH} a request; @return how many were deleted. */
+    Uni<Integer> deleteNow(List<ChunkRef> refs) {
+        if (cache != null) {
+            cache.invalidateAll(refs);
+        }
+        List<String> keys = refs.stream().map(this::key).toList();
         List<List<String>> batches = new ArrayList<>();
         for (int i = 0; i < keys.size(); i += DELETE_BATCH) {
             batches.add(keys.subList(i, Math.min(keys.size(), i + DELETE_BATCH)));
@@ -228,12 +253,12 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
     }
 
     private Uni<Integer> sweepPage(LocalDate day, Instant before, ListObjectsV2Response page) {
-        Map<Long, String> old = new HashMap<>();
+        Set<Long> old = new HashSet<>();
         for (S3Object o : page.contents()) {
             if (o.lastModified() != null && o.lastModified().isBefore(before)) {
                 String id = o.key().substring(o.key().lastIndexOf('/') + 1);
                 try {
-                    old.put(Long.parseLong(id), o.key());
+                    old.add(Long.parseLong(id));
                 } catch (NumberFormatException e) {
                     LOG.debugf("not a chunk body: %s", o.key());
                 }
@@ -242,13 +267,12 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
         if (old.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        return pool.preparedQuery(INDEXED).execute(Tuple.of(day, old.keySet().toArray(Long[]::new))).chain(rows -> {
+        return pool.preparedQuery(INDEXED).execute(Tuple.of(day, old.toArray(Long[]::new))).chain(rows -> {
             Set<Long> indexed = new HashSet<>();
             for (Row r : rows) {
                 indexed.add(r.getLong("id"));
             }
-            List<String> orphans = old.entrySet().stream().filter(e -> !indexed.contains(e.getKey()))
-                    .map(Map.Entry::getValue).toList();
+            List<ChunkRef> orphans = old.stream().filter(id -> !indexed.contains(id)).map(id -> new ChunkRef(day, id)).toList();
             if (!orphans.isEmpty()) {
                 LOG.infof("removing %d orphan chunk bodies of %s", orphans.size(), day);
             }

@@ -71,6 +71,13 @@ public interface LogsConfig {
         @WithDefault("16")
         int concurrency();
 
+        /**
+         * Bytes of bodies (or their fronts) kept in memory after a read, least recently used out (0: none): chunks never
+         * change, and tails and follows read a job's newest chunks again and again.
+         */
+        @WithDefault("67108864")
+        long cacheBytes();
+
         /** A body older than this whose chunk is not in the index is an orphan (a flush that crashed before commit). */
         @WithDefault("10m")
         Duration orphanGrace();
