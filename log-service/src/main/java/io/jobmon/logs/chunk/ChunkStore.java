@@ -38,6 +38,14 @@ public interface ChunkStore {
     Uni<Void> delete(SqlConnection conn, List<ChunkRef> refs);
 
     /**
+     * Groups of bodies a search fetches ahead of the one it decodes: 1 where a group is one query; more where each body
+     * is a request of its own and its latency, not the bandwidth, is what a search waits for.
+     */
+    default int readAhead() {
+        return 1;
+    }
+
+    /**
      * Removes bodies older than {@code grace} of the days from {@code since} on (null: all) whose chunk is not in the
      * index; @return how many. A store writing bodies in the index's transaction has none.
      */

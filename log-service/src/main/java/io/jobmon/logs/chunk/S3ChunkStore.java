@@ -215,6 +215,12 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
         return 0;
     }
 
+    /** Three groups (48 requests, the client's connections) in flight while one is searched. */
+    @Override
+    public int readAhead() {
+        return 3;
+    }
+
     /**
      * Removes the bodies of days from {@code since} on (null: every day) that are older than {@code grace} and whose
      * chunk the index does not hold: a page of keys (1,000) is one index query and at most one DeleteObjects.

@@ -40,6 +40,7 @@ public final class IngestFaultTest {
     public static void main(String[] args) throws Exception {
         long records = args.length > 0 ? Long.parseLong(args[0]) : 300_000;
         boolean s3 = args.length > 1 && args[1].equals("s3");
+        Bench.quietLogging();
         String run = Long.toString(System.currentTimeMillis(), 36);
         String bootstrap = EmbeddedKafka.bootstrapServers();
         EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();

@@ -54,6 +54,7 @@ public final class SearchBenchmark {
         int bigMb = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
         int smallMb = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         boolean s3 = args.length > 2 && args[2].equals("s3");
+        Bench.quietLogging();
         String run = Long.toString(System.currentTimeMillis(), 36);
         EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
         String url = Bench.freshDatabase(pg, "search_" + run);
