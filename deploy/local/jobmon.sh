@@ -16,12 +16,13 @@ usage() {
   cat <<EOF
 usage: ./jobmon <command>
 
-  up [--replicas N] [name...]
+  up [--replicas N] [--chunk-store postgres|s3] [name...]
                      build what changed, start PostgreSQL, Kafka, Keycloak, the sim, the six services, then Prometheus
                      and Alertmanager (JOBMON_MONITORING=0: not them), wait until ready
                      (or only the named components; 'infra' = postgres kafka keycloak, e.g. to run a service in an IDE);
                      --replicas N (or JOBMON_REPLICAS=N, 1..$MAX_REPLICAS): N instances of each consuming service
-                     (job-service-2 ... on ports +40..+45 for replica 2), the gateway balancing over them
+                     (job-service-2 ... on ports +40..+45 for replica 2), the gateway balancing over them;
+                     --chunk-store s3 (or JOBMON_CHUNK_STORE=s3): log-service's chunk bodies in s3proxy (component s3)
   down [name...]     stop everything ./jobmon started, or the named components (by PID: TERM, KILL after ${STOP_TIMEOUT}s)
   status             each component: state, PID, port, ready
   logs <name> [-f]   last 200 lines of a component's log (-f follows); names: ${ALL_COMPONENTS[*]}
@@ -71,6 +72,7 @@ start_component() {
     sim) start_sim ;;
     prometheus) start_prometheus ;;
     alertmanager) start_alertmanager ;;
+    s3) start_s3 ;;
     *) start_service "$c" ;;
   esac
   say "$c: started (pid $(pid_of "$c"), log $(log_file "$c"))"
@@ -154,6 +156,8 @@ cmd_up() {
     case "$1" in
       --replicas) (($# > 1)) || die "--replicas needs a number"; set_replicas "$2"; shift 2 ;;
       --replicas=*) set_replicas "${1#--replicas=}"; shift ;;
+      --chunk-store) (($# > 1)) || die "--chunk-store needs postgres or s3"; set_chunk_store "$2"; shift 2 ;;
+      --chunk-store=*) set_chunk_store "${1#--chunk-store=}"; shift ;;
       *) args+=("$1"); shift ;;
     esac
   done
@@ -198,6 +202,7 @@ cmd_up() {
   ((want_sim)) && start_component sim
   # The sim's clients read its kubeconfig: they start once it is ready, the others at once.
   for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $(base_service "$c") "* ]] || start_component "$c"; done
+  if [[ " ${want_infra[*]} " == *" s3 "* ]]; then wait_ready s3 "$deadline"; fi
   if ((want_sim)); then wait_ready sim "$deadline"; fi
   for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $(base_service "$c") "* ]] && start_component "$c"; done
   deadline=$(($(now) + UP_TIMEOUT))
