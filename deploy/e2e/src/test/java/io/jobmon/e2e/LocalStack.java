@@ -160,6 +160,11 @@ final class LocalStack {
         return portBase - 636;
     }
 
+    /** The local S3 server of {@code --chunk-store s3} (base + 8365 by the base alone: below the range, as the sim's). */
+    private int s3Port() {
+        return portBase - 635;
+    }
+
     private int simExporterBasePort() {
         return portBase - 580;
     }
@@ -210,6 +215,9 @@ final class LocalStack {
             ports.add(prometheusPort());
             ports.add(alertmanagerPort());
         }
+        if ("s3".equals(env.get("JOBMON_CHUNK_STORE"))) {
+            ports.add(s3Port());
+        }
         ports.add(simApiPort());
         ports.add(simAdminPort());
         for (int i = 0; i < 12; i++) {
@@ -247,6 +255,7 @@ final class LocalStack {
         env.put("JOBMON_SIM_API_PORT", Integer.toString(simApiPort()));
         env.put("JOBMON_SIM_ADMIN_PORT", Integer.toString(simAdminPort()));
         env.put("JOBMON_SIM_EXPORTER_BASE_PORT", Integer.toString(simExporterBasePort()));
+        env.put("JOBMON_S3_PORT", Integer.toString(s3Port()));
         // The sim's healthy runs take this long (failures come at fractions of it): short, for the sim's tests.
         env.put("JOBMON_SIM_RUN_TIME", System.getProperty("jobmon.e2e.sim-run-time", "2m"));
         // The reactor packaged every module before the integration-test phase; never run Maven inside Maven.
