@@ -6,7 +6,7 @@
 --   ends_at     when it was resolved; null while firing
 --   job_id      the alert's job_id label (job alerts); tenant its tenant label; both null for node/platform alerts
 CREATE TABLE alert_history (
-    fingerprint  TEXT COLLATE "C" NOT NULL  -- hex; byte order, as the API's cursor compares it,
+    fingerprint  TEXT COLLATE "C" NOT NULL,  -- hex; byte order, as the API's cursor compares it
     starts_at    TIMESTAMPTZ NOT NULL,
     ends_at      TIMESTAMPTZ,
     status       TEXT NOT NULL,
