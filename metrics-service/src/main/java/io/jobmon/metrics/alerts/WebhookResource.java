@@ -56,6 +56,10 @@ public class WebhookResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Alertmanager's webhook (version 4), service-to-service")
     @APIResponse(responseCode = "204", description = "stored")
+    @APIResponse(responseCode = "400", description = "not a webhook notification of version 4 (problem)")
+    @APIResponse(responseCode = "401", description = "no valid bearer token")
+    @APIResponse(responseCode = "403", description = "the token lacks the webhook role (problem)")
+    @APIResponse(responseCode = "503", description = "PostgreSQL is down; Alertmanager retries (problem, Retry-After)")
     public Uni<Response> receive(Notification body) {
         if (!CallerFactory.fromToken(token).roles().contains(config.webhookRole())) {
             throw ApiException.forbidden(Text.of("alerts.webhook-role", config.webhookRole()));
