@@ -22,6 +22,7 @@ import java.util.Locale;
 final class AlertViews {
 
     /** An alert as the API shows it. */
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(requiredProperties = {"id", "alertname", "state", "since"})
     record AlertView(String id, String alertname, String state, String severity, String jobId, String node, String gpu,
             Instant since, Instant endsAt, String summary, String description, List<String> silencedBy) {
     }

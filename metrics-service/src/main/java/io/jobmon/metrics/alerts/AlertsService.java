@@ -11,13 +11,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The alerts a caller may see (docs/adr/0034-alerts-from-alertmanager.md): those Alertmanager holds now (firing,
@@ -78,7 +78,7 @@ public class AlertsService {
 
     /** A page of the alerts the caller may see: of one job ({@code jobId}, the caller may view it), else all. */
     public Uni<Page<Alert>> list(Caller caller, String jobId, Query q) {
-        Map<String, Optional<JobAccess>> jobs = new HashMap<>();
+        Map<String, Optional<JobAccess>> jobs = new ConcurrentHashMap<>();
         Uni<List<Alert>> firing = q.which() == Which.RESOLVED ? Uni.createFrom().item(List.of())
                 : alertmanager.alerts(filters(caller, jobId)).chain(all -> visible(caller, all, jobs));
         return firing.chain(active -> {

@@ -13,7 +13,7 @@ public record SilenceRequest(List<Matcher> matchers, Instant startsAt, Instant e
         @Schema(description = "instead of endsAt: 30m, 2h, 1d or ISO 8601 (PT2H)") String duration, String comment) {
 
     /** {@code name="value"}; {@code isEqual: false} for {@code !=}, {@code isRegex: true} for {@code =~}. */
-    @Schema(requiredProperties = {"name", "value"})
+    @Schema(name = "SilenceRequestMatcher", requiredProperties = {"name", "value"})
     public record Matcher(String name, String value, Boolean isRegex, Boolean isEqual) {
     }
 }

@@ -76,17 +76,18 @@ public class SilenceService {
                         start.isAfter(now) ? "pending" : "active"));
     }
 
-    /** Expires the caller tenant's silence; 404 when it is unknown or not the tenant's. */
-    public Uni<Void> expire(Caller caller, String id) {
+    /** The caller tenant's silence; 404 when it is unknown or not the tenant's. */
+    public Uni<AlertSilence> get(Caller caller, String id) {
         if (id == null || !SILENCE_ID.matcher(id).matches()) {
             return Uni.createFrom().failure(notFound(id));
         }
-        return alertmanager.silence(id).chain(found -> {
-            if (found.isEmpty() || !caller.tenant().equals(found.get().tenant())) {
-                return Uni.createFrom().failure(notFound(id));
-            }
-            return alertmanager.expire(id);
-        });
+        return alertmanager.silence(id).map(found -> found.filter(s -> caller.tenant().equals(s.tenant()))
+                .orElseThrow(() -> notFound(id)));
+    }
+
+    /** Expires the caller tenant's silence; 404 when it is unknown or not the tenant's. */
+    public Uni<Void> expire(Caller caller, String id) {
+        return get(caller, id).chain(s -> alertmanager.expire(id));
     }
 
     private static ApiException notFound(String id) {

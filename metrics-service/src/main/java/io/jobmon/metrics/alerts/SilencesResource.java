@@ -13,11 +13,14 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -47,11 +50,22 @@ public class SilencesResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Silence the tenant's alerts the matchers match (admins); tenant=\"<yours>\" is added")
     @APIResponse(responseCode = "201", description = "the silence as Alertmanager keeps it",
+            headers = @Header(name = "Location", description = "/api/v1/alerts/silences/{id}",
+                    schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AlertSilence.class)))
     public Uni<Response> create(SilenceRequest body) {
         Caller caller = admin();
         return silences.create(caller, body, Instant.now())
-                .map(s -> Response.status(201).entity(s).build());
+                // a relative reference (RFC 9110), as job-service's: clients reach the service through the gateway
+                .map(s -> Response.status(Response.Status.CREATED)
+                        .header(HttpHeaders.LOCATION, "/api/v1/alerts/silences/" + s.id()).entity(s).build());
+    }
+
+    @GET
+    @Path("{id}")
+    @Operation(summary = "One of the tenant's silences (admins); 404 for any other")
+    public Uni<AlertSilence> get(@PathParam("id") String id) {
+        return silences.get(admin(), id);
     }
 
     @DELETE

@@ -31,13 +31,13 @@ public class WebhookResource {
 
     /** Alertmanager's notification; fields jobmon does not read (groupKey, receiver, externalURL...) are ignored. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    @Schema(requiredProperties = {"version", "alerts"})
+    @Schema(name = "AlertmanagerNotification", requiredProperties = {"version", "alerts"})
     public record Notification(String version, List<WebhookAlert> alerts) {
     }
 
     /** One alert of a notification. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    @Schema(requiredProperties = {"status", "labels", "startsAt", "fingerprint"})
+    @Schema(name = "AlertmanagerWebhookAlert", requiredProperties = {"status", "labels", "startsAt", "fingerprint"})
     public record WebhookAlert(String status, Map<String, String> labels, Map<String, String> annotations,
             Instant startsAt, Instant endsAt, String fingerprint) {
     }

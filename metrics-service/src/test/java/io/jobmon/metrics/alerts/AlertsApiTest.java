@@ -151,6 +151,7 @@ class AlertsApiTest {
                 .then().statusCode(403).contentType("application/problem+json");
         String id = given().auth().oauth2(Tokens.admin()).contentType("application/json").body(body)
                 .post("/api/v1/alerts/silences").then().statusCode(201).body("createdBy", equalTo("admin"))
+                .header("Location", org.hamcrest.Matchers.startsWith("/api/v1/alerts/silences/"))
                 .body("matchers.find { it.name == 'tenant' }.value", equalTo("t1")).body("state", equalTo("active"))
                 .extract().path("id");
         await().atMost(WAIT).until(() -> "silenced".equals(alerts(Tokens.alice(), path).getString("items[0].state")));
@@ -168,6 +169,9 @@ class AlertsApiTest {
         given().auth().oauth2(ADMIN2).get("/api/v1/alerts/silences").then().statusCode(200)
                 .body("items.id", not(hasItem(id)));
         given().auth().oauth2(ADMIN2).delete("/api/v1/alerts/silences/" + id).then().statusCode(404);
+        given().auth().oauth2(ADMIN2).get("/api/v1/alerts/silences/" + id).then().statusCode(404);
+        given().auth().oauth2(Tokens.admin()).get("/api/v1/alerts/silences/" + id).then().statusCode(200)
+                .body("comment", equalTo("restarting the job"));
         given().auth().oauth2(Tokens.admin()).get("/api/v1/alerts/silences").then().statusCode(200)
                 .body("items.id", hasItems(id, all));
         given().auth().oauth2(Tokens.admin()).delete("/api/v1/alerts/silences/" + id).then().statusCode(204);
