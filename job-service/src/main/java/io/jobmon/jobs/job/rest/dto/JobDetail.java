@@ -36,7 +36,7 @@ public record JobDetail(String id, String name, String owner, String tenant, Str
         Instant finishedAt, Instant updatedAt, long queueSeconds, String queueTime, long runSeconds, String runTime,
         Pods pods, List<String> tags, List<String> shares, Visibility visibility, Retry retry, JobSpec spec,
         long version, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
-        @JsonInclude(JsonInclude.Include.ALWAYS) Integer alertsFiring) {
+        @JsonInclude(JsonInclude.Include.ALWAYS) @Schema(nullable = true) Integer alertsFiring) {
 
     /** Pods by phase. */
     @Schema(name = "JobPodCounts", requiredProperties = {"total", "byPhase"})
