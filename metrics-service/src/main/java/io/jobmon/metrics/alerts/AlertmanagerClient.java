@@ -1,5 +1,6 @@
 package io.jobmon.metrics.alerts;
 
+import io.jobmon.contracts.problem.ApiException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -92,7 +93,10 @@ public class AlertmanagerClient {
                 .put("endsAt", endsAt.toString()).put("createdBy", createdBy).put("comment", comment);
         return send(request("POST", "/api/v2/silences"), body).map(r -> {
             if (r.statusCode() != 200) {
-                throw new IllegalStateException("Alertmanager refused a silence jobmon validated: " + r.bodyAsString());
+                // what jobmon's checks let through and Alertmanager's do not (a regular expression Go does not take)
+                String why = r.bodyAsString() == null ? "" : r.bodyAsString().trim();
+                throw ApiException.invalid("matchers", "alerts.refused",
+                        why.length() > 300 ? why.substring(0, 300) : why);
             }
             return r.bodyAsJsonObject().getString("silenceID");
         });

@@ -54,7 +54,8 @@ public class WebhookResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Alertmanager's webhook (version 4), service-to-service")
+    // Not in the OpenAPI document: the gateway does not route it and the console's client must not call it (api.md).
+    @Operation(summary = "Alertmanager's webhook (version 4), service-to-service", hidden = true)
     @APIResponse(responseCode = "204", description = "stored")
     @APIResponse(responseCode = "400", description = "not a webhook notification of version 4 (problem)")
     @APIResponse(responseCode = "401", description = "no valid bearer token")
