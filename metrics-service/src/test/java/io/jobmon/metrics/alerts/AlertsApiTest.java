@@ -240,4 +240,46 @@ class AlertsApiTest {
         assertEquals(0, Sql.count(pool, "SELECT count(*) FROM alert_history WHERE job_id = $1", job));
         assertFalse(alerts(Tokens.alice(), path).getList("items.id").contains(fp));
     }
+
+    /** Firing (Alertmanager) and resolved (history) alerts of a job, newest first, a page at a time, none twice. */
+    @Test
+    void aListIsPagedNewestFirstAcrossAlertmanagerAndTheHistory() {
+        String job = job();
+        Instant t = START.minusSeconds(600);
+        Alertmanager.shared().post("[" + idle(job, t.plusSeconds(250), Instant.now().plusSeconds(3600)) + "]");
+        String writer = Tokens.user("alertmanager").roles("metrics-writer").get();
+        StringBuilder alerts = new StringBuilder();
+        for (int i = 0; i < 4; i++) {
+            alerts.append(i == 0 ? "" : ",").append("{\"status\":\"resolved\",\"labels\":{\"alertname\":\"GpuXidError\",")
+                    .append("\"job_id\":\"").append(job).append("\",\"gpu\":\"").append(i).append("\"},\"startsAt\":\"")
+                    .append(t.plusSeconds(i * 100L)).append("\",\"endsAt\":\"").append(Instant.now())
+                    .append("\",\"fingerprint\":\"").append(Fixtures.newId("f")).append("\"}");
+        }
+        given().auth().oauth2(writer).contentType("application/json").body("{\"version\":\"4\",\"alerts\":[" + alerts + "]}")
+                .post("/internal/v1/alerts/webhook").then().statusCode(204);
+        String path = "/api/v1/jobs/" + job + "/alerts?limit=2";
+        await().atMost(WAIT).until(() -> alerts(Tokens.alice(), "/api/v1/jobs/" + job + "/alerts").getList("items").size() == 5);
+        List<String> seen = new java.util.ArrayList<>();
+        List<String> since = new java.util.ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            JsonPath page = alerts(Tokens.alice(), path + (cursor == null ? "" : "&cursor=" + cursor));
+            seen.addAll(page.getList("items.id"));
+            since.addAll(page.getList("items.since"));
+            cursor = page.getString("nextCursor");
+            pages++;
+        } while (cursor != null && pages < 10);
+        assertEquals(3, pages);
+        assertEquals(5, new java.util.HashSet<>(seen).size());
+        List<String> sorted = new java.util.ArrayList<>(since);
+        sorted.sort(java.util.Comparator.reverseOrder());
+        assertEquals(sorted, since);
+        // the firing one (started at t + 250 s) sits among the resolved ones by its start
+        assertEquals(List.of("resolved", "firing", "resolved", "resolved", "resolved"), states(job));
+    }
+
+    static List<String> states(String job) {
+        return alerts(Tokens.alice(), "/api/v1/jobs/" + job + "/alerts").getList("items.state");
+    }
 }
