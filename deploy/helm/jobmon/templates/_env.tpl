@@ -42,6 +42,9 @@ Call with (dict "root" $ "name" "job-service").
 {{- $_ := set $env "JOBMON_DIAGNOSIS_SERVICE_ACCOUNT" (toString $root.Values.oidc.diagnosisClient.enabled) -}}
 {{- $_ := set $env "JOBMON_DIAGNOSIS_CLIENT_ID" $root.Values.oidc.diagnosisClient.clientId -}}
 {{- end -}}
+{{- if and (has $name (list "metrics-service" "job-service")) $root.Values.monitoring.alertmanager.url -}}
+{{- $_ := set $env "JOBMON_ALERTMANAGER_URL" $root.Values.monitoring.alertmanager.url -}}
+{{- end -}}
 {{- if and (eq $name "log-service") (eq $root.Values.logs.chunkStore "s3") -}}
 {{- $_ := set $env "JOBMON_LOGS_CHUNK_STORE" "s3" -}}
 {{- $_ := set $env "JOBMON_LOGS_S3_ENDPOINT" (required "logs.s3.endpoint is required when logs.chunkStore is s3" $root.Values.logs.s3.endpoint) -}}
