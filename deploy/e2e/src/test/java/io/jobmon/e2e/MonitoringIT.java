@@ -65,6 +65,12 @@ class MonitoringIT {
     void aHungJobRaisesTheIdleGpuAlertSeenByItsTenantOnlyAndAnAdminsSilenceHidesIt() {
         String job = started("alice", jobs.submit("alice", "llama-hung", "hang", 1, 8, "A800"));
         jobs.await("alice", job, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
+        // It trains first (its GPUs are also idle while it loads, which may raise the gauge then), then hangs.
+        awaitTrue("GPU utilisation of " + job + " above 50 %", () -> client.get("alice", "/api/v1/jobs/" + job
+                + "/metrics?metric=gpu_util").require("chart").findValues("points").stream()
+                .anyMatch(points -> max(points) > 50), Duration.ofMinutes(2));
+        awaitTrue("jobmon_job_gpus_idle of " + job + " at 0 while it trains", () -> idleGauge(job) == 0,
+                Duration.ofMinutes(1));
         // metrics-service measures the idleness (its gauge on the management port, which Prometheus scrapes) ...
         awaitTrue("jobmon_job_gpus_idle of " + job + " above 0", () -> idleGauge(job) > 0, Duration.ofMinutes(4));
         long idleSeen = System.nanoTime();
@@ -118,7 +124,9 @@ class MonitoringIT {
 
     @Test
     void aJobOnASharedNodeHasItsOwnContainerMemoryRisingToItsLimitAndCpuAndNetworkPerScrape() {
-        String oom = started("bob", jobs.submit("bob", "vicuna-oom-shared", "oom", 1, 4, "H100"));
+        // With a memory limit: the kubelet's cAdvisor reports it beside the working set.
+        String oom = started("bob", jobs.submit("bob", "vicuna-oom-shared", "oom", 1, 4, "H100", Map.of("resources",
+                Map.of("gpuType", "H100", "gpusPerReplica", 4, "cpu", "16", "memory", "64Gi"))));
         String neighbour = started("carol", jobs.submit("carol", "vit-shared", null, 1, 4, "H100"));
         assertEquals(jobs.nodeOf("bob", oom), jobs.nodeOf("carol", neighbour), "the sim bin-packs both onto one node");
         jobs.await("bob", oom, j -> "FAILED".equals(j.path("status").asText()), Duration.ofMinutes(4));
@@ -197,6 +205,15 @@ class MonitoringIT {
             }
         }
         return out;
+    }
+
+    /** The highest value of a line's {@code [[time, value], ...]}. */
+    private static double max(JsonNode points) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (JsonNode p : points) {
+            max = Math.max(max, p.get(1).asDouble());
+        }
+        return max;
     }
 
     private static double max(JsonNode chart, String metric) {

@@ -34,7 +34,8 @@ final class SimJobs {
         spec.put("cluster", "sim");
         spec.put("image", "registry.local/e2e/trainer:1");
         spec.put("replicas", replicas);
-        spec.put("resources", Map.of("gpuType", type, "gpusPerReplica", gpus));
+        // extra may give the whole resources (cpu, memory limits)
+        spec.putIfAbsent("resources", Map.of("gpuType", type, "gpusPerReplica", gpus));
         if (scenario != null) {
             spec.put("labels", Map.of("jobmon.io/sim-scenario", scenario));
         }
