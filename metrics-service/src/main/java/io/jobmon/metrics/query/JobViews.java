@@ -44,7 +44,12 @@ public class JobViews {
                     + k.view().lookups().others().size() + k.view().lookups().held().size())
             .build();
 
-    public JobViews(JobAccessStore access, JobRepository jobs, JobMetricsService charts, ChangeNotices notices) {
+    /** A series new to an engine (ADR 0036) fires no notice: views are read every time then. */
+    private final boolean keep;
+
+    public JobViews(JobAccessStore access, JobRepository jobs, JobMetricsService charts, ChangeNotices notices,
+            io.jobmon.metrics.config.MetricsConfig config) {
+        this.keep = !io.jobmon.metrics.store.SeriesStores.external(config);
         this.access = access;
         this.jobs = jobs;
         this.charts = charts;
@@ -61,7 +66,7 @@ public class JobViews {
         return Uni.combine().all().unis(access.find(jobId), jobs.find(jobId), charts.lookups(jobId, params)).asTuple()
                 .map(t -> {
                     View view = new View(t.getItem1(), t.getItem2(), t.getItem3());
-                    if (notices.listening()) {
+                    if (keep && notices.listening()) {
                         kept.put(key, new Kept(view, seq, tokens(jobId, view)));
                     }
                     return view;

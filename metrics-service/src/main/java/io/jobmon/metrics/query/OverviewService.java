@@ -3,11 +3,9 @@ package io.jobmon.metrics.query;
 import io.jobmon.metrics.alerting.GpuState;
 import io.jobmon.metrics.jobs.JobInfo;
 import io.jobmon.metrics.jobs.JobRepository;
+import io.jobmon.metrics.store.SeriesStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,12 +24,12 @@ public class OverviewService {
     /** A GPU counts as present when its utilisation series has data this close to the range (compaction lags). */
     static final long PRESENT_SLACK_MS = Duration.ofHours(3).toMillis();
 
-    private final Pool pool;
+    private final SeriesStore store;
     private final JobRepository jobs;
     private final GpuState gpus;
 
-    public OverviewService(Pool pool, JobRepository jobs, GpuState gpus) {
-        this.pool = pool;
+    public OverviewService(SeriesStore store, JobRepository jobs, GpuState gpus) {
+        this.store = store;
         this.jobs = jobs;
         this.gpus = gpus;
     }
@@ -50,14 +48,11 @@ public class OverviewService {
 
     public Uni<Overview> overview(String tenant, Instant from, Instant to, Instant now) {
         Map<String, Acc> acc = new ConcurrentHashMap<>();
-        Uni<Void> totals = pool.preparedQuery("SELECT cluster, pool, count(DISTINCT node || '/' || gpu) AS n FROM series"
-                + " WHERE metric = 'DCGM_FI_DEV_GPU_UTIL' AND gpu IS NOT NULL AND first_ms < $2 AND last_ms >= $1"
-                + " GROUP BY cluster, pool").execute(Tuple.of(from.toEpochMilli() - PRESENT_SLACK_MS, to.toEpochMilli()))
-                .invoke(rows -> {
-                    for (Row r : rows) {
-                        acc(acc, r.getString("cluster"), r.getString("pool")).total += r.getLong("n").intValue();
-                    }
-                }).replaceWithVoid();
+        Uni<Void> totals = store.gpuTotals(from.toEpochMilli() - PRESENT_SLACK_MS, to.toEpochMilli()).invoke(list -> {
+            for (SeriesStore.GpuTotal t : list) {
+                acc(acc, t.cluster(), t.pool()).total += t.gpus();
+            }
+        }).replaceWithVoid();
         List<String> live = new ArrayList<>(WAITING);
         live.addAll(RUNNING);
         Uni<Void> now0 = jobs.byStatus(tenant, live).chain(list -> {

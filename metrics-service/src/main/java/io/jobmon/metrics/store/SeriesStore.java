@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * Where series live. The embedded default keeps them in PostgreSQL ({@link PgSeriesStore}); a
  * Prometheus-compatible engine (Prometheus, VictoriaMetrics, Thanos, Mimir) can implement the same through its
- * series and query_range APIs, while attribution to jobs and the per-job summaries stay in jobmon.
+ * series and query_range APIs ({@link PromSeriesStore}, {@code jobmon.metrics.storage=prometheus}), while attribution to jobs and the per-job summaries stay in jobmon.
  */
 public interface SeriesStore {
 
@@ -30,4 +30,11 @@ public interface SeriesStore {
 
     /** Rollups ({@link Resolution#MINUTE} or {@link Resolution#HOUR}) per series id with buckets in [from, to). */
     Uni<Map<Long, Rollups>> rollups(List<SeriesRef> series, Resolution resolution, long fromMs, long toMs);
+
+    /** GPUs of a cluster and pool (null: none) with utilisation samples in a range. */
+    record GpuTotal(String cluster, String pool, int gpus) {
+    }
+
+    /** The GPUs reporting {@code DCGM_FI_DEV_GPU_UTIL} within [from, to), per cluster and pool (the overview's totals). */
+    Uni<List<GpuTotal>> gpuTotals(long fromMs, long toMs);
 }

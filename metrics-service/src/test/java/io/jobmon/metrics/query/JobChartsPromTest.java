@@ -1,0 +1,57 @@
+package io.jobmon.metrics.query;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jobmon.contracts.events.JobStatus;
+import io.jobmon.metrics.Fixtures;
+import io.jobmon.testsupport.KafkaTestResource;
+import io.jobmon.testsupport.MetricsEngineTestResource;
+import io.jobmon.testsupport.PostgresTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.oidc.server.OidcWiremockTestResource;
+import io.restassured.path.json.JsonPath;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link JobChartsTest}'s charts with {@code jobmon.metrics.storage=prometheus} against a real VictoriaMetrics: the
+ * same API answers, the samples in the engine (ADR 0036).
+ */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+@WithTestResource(OidcWiremockTestResource.class)
+@WithTestResource(MetricsEngineTestResource.class)
+class JobChartsPromTest extends JobChartsTest {
+
+    /** Replaces the builtin store's chunk layout test: nothing is kept by jobmon, minute charts are the engine's. */
+    @Override
+    @Test
+    void oneMinuteRollupsKeptOneChunkPerWindowBeforeAreStillChartedAndFoldedIntoTheirDaysChunk() {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0, 480, (i, ms) -> 40));
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0.plus(Duration.ofHours(2)), 480,
+                (i, ms) -> 60 + (i % 4)));
+        String q = "metric=gpu_util&step=60&" + range(T0, T0.plus(Duration.ofHours(4)));
+        await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(chart(job, q), 0) == 240);
+        JsonPath c = chart(job, q);
+        assertEquals("1m", c.getString("resolution"));
+        assertEquals(40.0, value(c, 0, 0));
+        assertEquals(40.0, value(c, 0, 119));
+        assertEquals(61.5, value(c, 0, 120), "the minute's average: 60, 61, 62, 63");
+        assertEquals(63.0, value(chart(job, q + "&aggregation=max"), 0, 120), "the minute's peak");
+        assertEquals(60.0, value(chart(job, q + "&aggregation=min"), 0, 120), "the minute's low");
+        for (String table : new String[] {"series", "head_block"}) {
+            assertEquals(0L, pool.preparedQuery("SELECT count(*) AS n FROM " + table + " WHERE node = $1")
+                    .execute(Tuple.of(node)).await().atMost(WAIT).iterator().next().getLong("n"), table);
+        }
+    }
+}
