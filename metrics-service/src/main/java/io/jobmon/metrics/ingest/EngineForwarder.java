@@ -8,6 +8,7 @@ import io.jobmon.metrics.store.PromClient;
 import io.jobmon.metrics.store.PromSelectors;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,12 +43,14 @@ public class EngineForwarder {
     }
 
     public Uni<Void> forward(List<SampleBatch> records) {
-        List<byte[]> bodies = bodies(records, nodeLabel, perRequest);
-        if (bodies.isEmpty()) {
+        if (records.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return Multi.createFrom().iterable(bodies).onItem().transformToUni(this::send).merge(2).collect().last()
-                .replaceWithVoid();
+        // encoding and compressing a batch is real work: on a worker thread, never the event loop
+        return Uni.createFrom().item(() -> bodies(records, nodeLabel, perRequest))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .chain(bodies -> Multi.createFrom().iterable(bodies).onItem().transformToUni(this::send).merge(2)
+                        .collect().last().replaceWithVoid());
     }
 
     private Uni<Void> send(byte[] body) {
@@ -60,7 +63,7 @@ public class EngineForwarder {
                 });
     }
 
-    /** WriteRequests of at most {@code perRequest} samples (a series is never cut), snappy-compressed. */
+    /** WriteRequests of at most {@code perRequest} samples (a series is never cut: a longer one alone), snappy-compressed. */
     static List<byte[]> bodies(List<SampleBatch> records, String nodeLabel, int perRequest) {
         List<byte[]> out = new ArrayList<>();
         Remote.WriteRequest.Builder req = Remote.WriteRequest.newBuilder();
@@ -70,13 +73,14 @@ public class EngineForwarder {
                 if (s.timestampsMs().length == 0) {
                     continue;
                 }
-                req.addTimeseries(series(r.node(), s, nodeLabel));
-                samples += s.timestampsMs().length;
-                if (samples >= perRequest) {
+                int n = s.timestampsMs().length;
+                if (samples > 0 && samples + n > perRequest) {
                     out.add(compress(req.build()));
                     req = Remote.WriteRequest.newBuilder();
                     samples = 0;
                 }
+                req.addTimeseries(series(r.node(), s, nodeLabel));
+                samples += n;
             }
         }
         if (samples > 0) {

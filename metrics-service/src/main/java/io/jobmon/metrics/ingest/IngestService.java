@@ -93,13 +93,12 @@ public class IngestService {
     }
 
     /**
-     * {@code jobmon.metrics.storage=prometheus}: the samples go to the engine by remote-write first (a record sent
-     * again after a crash is the same samples again, which the engine takes once); then the Xid events, the GPU
-     * holdings and the offsets in one transaction, only after the engine's 2xx (ADR 0036).
+     * {@code jobmon.metrics.storage=prometheus}: the batch's records not applied yet go to the engine by remote-write
+     * inside the transaction that holds their partitions' offsets, then the Xid events, the GPU holdings and the new
+     * offsets: the offsets are committed only after the engine's 2xx, and a record is sent once (ADR 0036).
      */
     private Uni<Result> forward(String topic, List<SampleBatch> records, Map<Integer, Long> lastOffsets) {
-        return Uni.createFrom().item(() -> prepare(records, null, r -> true))
-                .chain(all -> engine.forward(records).replaceWith(all))
+        return Uni.createFrom().item(() -> prepare(records, null, r -> true)).emitOn(Infrastructure.getDefaultWorkerPool())
                 .chain(all -> pool.withTransaction(conn -> applyIn(conn, topic, records, null, all, lastOffsets)));
     }
 
@@ -168,11 +167,12 @@ public class IngestService {
             int replayed = (int) records.stream().filter(fresh.negate()).count();
             // records already stored (a redelivery after a crash or rebalance) are left out: rare, rebuilt here
             Prepared p = replayed == 0 ? all : prepare(records, ids, fresh);
-            List<HeadRepository.Block> blocks = ids == null ? List.of() : p.blocks();
             Map<Integer, Long> newNext = new HashMap<>();
             last.forEach((part, o) -> newNext.put(part, o + 1));
             Result result = new Result(records.size(), replayed, p.samples(), p.newestRecordMs());
-            return (blocks.isEmpty() ? Uni.createFrom().voidItem() : head.insert(conn, blocks))
+            Uni<Void> samples = ids == null ? engine.forward(replayed == 0 ? records : records.stream().filter(fresh).toList())
+                    : head.insert(conn, p.blocks());
+            return samples
                     .chain(() -> xids(conn, p.xids()))
                     .chain(() -> holdings(conn, p.gpus()))
                     .chain(() -> offsets.save(conn, topic, newNext))

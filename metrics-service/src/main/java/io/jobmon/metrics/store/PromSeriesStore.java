@@ -144,26 +144,36 @@ public class PromSeriesStore implements SeriesStore {
 
     @Override
     public Uni<Map<Long, Rollups>> rollups(List<SeriesRef> series, Resolution res, long fromMs, long toMs) {
+        return rollups(series, res, res.bucketMs, fromMs, toMs);
+    }
+
+    /** Buckets of the chart's step, computed by the engine: a 7-day chart reads 673 buckets a series, not 10,080. */
+    @Override
+    public Uni<Map<Long, Rollups>> rollups(List<SeriesRef> series, Resolution res, long stepMs, long fromMs,
+            long toMs) {
         if (series.isEmpty() || toMs <= fromMs) {
             return Uni.createFrom().item(new HashMap<>());
         }
-        long bucketFrom = Math.floorDiv(fromMs, res.bucketMs) * res.bucketMs;
-        long bucketTo = Math.floorDiv(toMs - 1, res.bucketMs) * res.bucketMs + res.bucketMs;
+        long bucket = stepMs > 0 && stepMs % res.bucketMs == 0 ? stepMs : res.bucketMs;
+        long bucketFrom = Math.floorDiv(fromMs, bucket) * bucket;
+        long bucketTo = Math.floorDiv(toMs - 1, bucket) * bucket + bucket;
+        // splits of whole buckets: the split length rounded up to the bucket
+        long split = (splitMs + bucket - 1) / bucket * bucket;
         List<SeriesRef> gauges = series.stream().filter(s -> !s.counter()).toList();
         List<SeriesRef> counters = series.stream().filter(SeriesRef::counter).toList();
         // counters: jobmon's own increase (resets count from zero, no extrapolation) from the raw samples, one
         // bucket earlier for the first bucket's start
-        Uni<Map<Long, Rollups>> ofCounters = raw(counters, bucketFrom - res.bucketMs, toMs).map(raw -> {
+        Uni<Map<Long, Rollups>> ofCounters = raw(counters, bucketFrom - bucket, toMs).map(raw -> {
             Map<Long, Rollups> out = new HashMap<>();
-            raw.forEach((id, p) -> out.put(id, Rollups.of(p, res.bucketMs, true, Double.NaN).slice(bucketFrom, toMs)));
+            raw.forEach((id, p) -> out.put(id, Rollups.of(p, bucket, true, Double.NaN).slice(bucketFrom, toMs)));
             return out;
         });
         List<Uni<List<PromClient.Series>>> reads = new ArrayList<>();
         byMetric(gauges).forEach((metric, refs) -> {
-            String q = aggregates(PromSelectors.of(metric, refs, nodeLabel), res.bucketMs);
-            for (long[] split : splits(bucketFrom, bucketTo, splitMs)) {
+            String q = aggregates(PromSelectors.of(metric, refs, nodeLabel), bucket);
+            for (long[] part : splits(bucketFrom, bucketTo, split)) {
                 // evaluated at each bucket's end: the window [bucket, bucket + step) (offset 1 ms: the end excluded)
-                reads.add(engine.queryRange(q, split[0] + res.bucketMs, split[1], res.bucketMs)
+                reads.add(engine.queryRange(q, part[0] + bucket, part[1], bucket)
                         .map(found -> withMetric(found, metric)));
             }
         });
@@ -180,7 +190,7 @@ public class PromSeriesStore implements SeriesStore {
                     }
                     TreeMap<Long, double[]> b = buckets.computeIfAbsent(id, k -> new TreeMap<>());
                     for (int i = 0; i < s.t().length; i++) {
-                        b.computeIfAbsent(s.t()[i] - res.bucketMs, k -> new double[] {Double.NaN, Double.NaN,
+                        b.computeIfAbsent(s.t()[i] - bucket, k -> new double[] {Double.NaN, Double.NaN,
                                 Double.NaN, Double.NaN, Double.NaN})[agg] = s.v()[i];
                     }
                 }

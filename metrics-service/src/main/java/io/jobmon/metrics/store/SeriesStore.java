@@ -31,6 +31,16 @@ public interface SeriesStore {
     /** Rollups ({@link Resolution#MINUTE} or {@link Resolution#HOUR}) per series id with buckets in [from, to). */
     Uni<Map<Long, Rollups>> rollups(List<SeriesRef> series, Resolution resolution, long fromMs, long toMs);
 
+    /**
+     * Rollups for a chart whose step is {@code stepMs} (a multiple of the resolution's bucket, its buckets aligned to
+     * it): a store may answer in buckets of the step (an engine computes them where the data is); by default the
+     * resolution's own buckets, which the chart folds into its steps.
+     */
+    default Uni<Map<Long, Rollups>> rollups(List<SeriesRef> series, Resolution resolution, long stepMs, long fromMs,
+            long toMs) {
+        return rollups(series, resolution, fromMs, toMs);
+    }
+
     /** GPUs of a cluster and pool (null: none) with utilisation samples in a range. */
     record GpuTotal(String cluster, String pool, int gpus) {
     }

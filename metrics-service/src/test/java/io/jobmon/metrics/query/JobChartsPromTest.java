@@ -29,6 +29,36 @@ import org.junit.jupiter.api.Test;
 @WithTestResource(MetricsEngineTestResource.class)
 class JobChartsPromTest extends JobChartsTest {
 
+    /**
+     * Replaces the builtin store's late-sample test: an engine keeps the first value written at a timestamp (Prometheus
+     * refuses another, ADR 0036), so late samples here fill a gap, in the raw chart and in the minute buckets.
+     */
+    @Override
+    @Test
+    void aChartShownAgainAfterLateSamplesWereCompactedIntoItsWindowShowsTheLateValues() {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
+        // the first two minutes missing
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0.plus(Duration.ofMinutes(2)), 472,
+                (i, ms) -> 40));
+        String minutes = "metric=gpu_util&step=60&" + range(T0, T0.plus(Duration.ofHours(2)));
+        String raw = "metric=gpu_util&step=15&" + range(T0, T0.plus(Duration.ofMinutes(10)));
+        await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(chart(job, minutes), 0) == 118);
+        assertEquals(32, Fixtures.points(chart(job, raw), 0));
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0, 8, (i, ms) -> 100));
+        await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(chart(job, raw), 0) == 40);
+        JsonPath m = chart(job, minutes);
+        assertEquals(120, Fixtures.points(m, 0));
+        assertEquals(100.0, value(m, 0, 0));
+        assertEquals(100.0, value(m, 0, 1));
+        assertEquals(40.0, value(m, 0, 2));
+        JsonPath r = chart(job, raw);
+        assertEquals(100.0, value(r, 0, 7));
+        assertEquals(40.0, value(r, 0, 8));
+    }
+
     /** Replaces the builtin store's chunk layout test: nothing is kept by jobmon, minute charts are the engine's. */
     @Override
     @Test
