@@ -13,6 +13,8 @@ import io.quarkus.test.oidc.server.OidcWiremockTestResource;
  * {@code jobmon.metrics.storage=prometheus} against a real Prometheus 2.42 (ADR 0036).
  */
 @QuarkusTest
+// a bean of its own type only: the builtin class it extends stays the one bean of that type
+@jakarta.enterprise.inject.Typed(GpuAttributionPrometheusTest.class)
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
 @WithTestResource(OidcWiremockTestResource.class)

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * same API answers, the samples in the engine (ADR 0036).
  */
 @QuarkusTest
+// a bean of its own type only: the builtin class it extends stays the one bean of that type
+@jakarta.enterprise.inject.Typed(JobChartsPromTest.class)
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
 @WithTestResource(OidcWiremockTestResource.class)
