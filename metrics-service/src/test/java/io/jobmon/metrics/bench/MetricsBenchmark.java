@@ -60,6 +60,8 @@ public final class MetricsBenchmark {
         try {
             run(args);
             status = 0;
+        } catch (Throwable e) {
+            e.printStackTrace(); // System.exit below would otherwise hide it
         } finally {
             System.exit(status); // the embedded broker and database stop with the JVM (shutdown hooks)
         }
