@@ -37,8 +37,11 @@ public class PromSeriesStore implements SeriesStore {
             + " (SELECT namespace FROM job_info WHERE job_id = $1) AS namespace,"
             + " ARRAY(SELECT node FROM job_node WHERE job_id = $1 UNION SELECT h.node FROM job_info j"
             + " JOIN gpu_holding h ON h.pod = ANY(j.pods) WHERE j.job_id = $1) AS nodes";
-    /** The rollup aggregates, read in one query per metric and split (the aggregate as a label). */
-    private static final String[] AGGS = {"min", "max", "sum", "count", "last"};
+    /**
+     * The rollup aggregates charts read, in one query per metric and split (the aggregate as a label); a bucket's
+     * last sample is not read (NaN): nothing above uses it.
+     */
+    private static final String[] AGGS = {"min", "max", "sum", "count"};
     private static final String AGG = "jobmon_agg";
     /** Series lookups span all time (1 s: VictoriaMetrics reads a start of 0 as none, and then only the last day). */
     private static final long EPOCH = 1000;
@@ -191,7 +194,7 @@ public class PromSeriesStore implements SeriesStore {
                     TreeMap<Long, double[]> b = buckets.computeIfAbsent(id, k -> new TreeMap<>());
                     for (int i = 0; i < s.t().length; i++) {
                         b.computeIfAbsent(s.t()[i] - bucket, k -> new double[] {Double.NaN, Double.NaN,
-                                Double.NaN, Double.NaN, Double.NaN})[agg] = s.v()[i];
+                                Double.NaN, Double.NaN})[agg] = s.v()[i];
                     }
                 }
             }
@@ -200,7 +203,7 @@ public class PromSeriesStore implements SeriesStore {
                 Rollups r = new Rollups(b.size());
                 b.forEach((t, a) -> {
                     if (a[3] > 0 && t >= bucketFrom && t < toMs) {
-                        r.add(t, a[0], a[1], a[2], a[3], a[4], Double.NaN);
+                        r.add(t, a[0], a[1], a[2], a[3], Double.NaN, Double.NaN);
                     }
                 });
                 out.put(id, r);
@@ -214,7 +217,7 @@ public class PromSeriesStore implements SeriesStore {
         });
     }
 
-    /** The five aggregates of each series over {@code [t - step, t)}, told apart by a label. */
+    /** The aggregates of each series over {@code [t - step, t)}, told apart by a label. */
     static String aggregates(String selector, long stepMs) {
         String window = selector + "[" + PromSelectors.ms(stepMs) + "] offset 1ms";
         StringBuilder b = new StringBuilder();

@@ -250,7 +250,8 @@ public final class MetricsBenchmark {
                 "bench-prom-" + UUID.randomUUID(), mgmt, Map.of("jobmon.metrics.storage", "prometheus",
                         "jobmon.metrics.prometheus.url", vm.base(), "jobmon.metrics.prometheus.node-label", "Hostname",
                         // VictoriaMetrics has the samples already (the benchmark wrote them): nothing to forward
-                        "mp.messaging.incoming.samples.topic", "bench.prometheus-mode.unused"));
+                        "mp.messaging.incoming.samples.topic", "bench.prometheus-mode.unused",
+                        "jobmon.metrics.prometheus.split", System.getProperty("bench.promSplit", "1d")));
         try {
             Systems.awaitUp("http://127.0.0.1:" + mgmt + "/q/health/ready", Duration.ofSeconds(300));
             JsonNode week = CloudEvents.MAPPER.readTree(Systems.get(pm.base() + jmWeek, alice));
