@@ -274,6 +274,44 @@ start_sim() {
     --api-port "$SIM_API_PORT" --admin-port "$SIM_ADMIN_PORT" --exporter-base-port "$SIM_EXPORTER_BASE_PORT"
 }
 
+# ---------------------------------------------------------------------------------------------
+# s3 (./jobmon up --chunk-store s3): s3proxy from the launcher's classpath, an S3 protocol server on S3_PORT keeping
+# log-service's chunk bodies as files under $STATE_DIR/s3; log-service is pointed at it by chunk_store_config.
+# ---------------------------------------------------------------------------------------------
+S3_IDENTITY=jobmon-local
+S3_CREDENTIAL=jobmon-local-secret
+
+start_s3() {
+  local dir="$STATE_DIR/s3"
+  mkdir -p "$dir/data"
+  cat >"$dir/s3proxy.conf" <<EOF
+s3proxy.endpoint=http://127.0.0.1:$S3_PORT
+s3proxy.authorization=aws-v2-or-v4
+s3proxy.identity=$S3_IDENTITY
+s3proxy.credential=$S3_CREDENTIAL
+jclouds.provider=filesystem-nio2
+jclouds.identity=$S3_IDENTITY
+jclouds.credential=$S3_CREDENTIAL
+jclouds.filesystem.basedir=$dir/data
+EOF
+  start_bg s3 "$STATE_DIR" "$JAVA" -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djobmon.component=s3 \
+    -cp "$LAUNCHER_CP" org.gaul.s3proxy.Main --properties "$dir/s3proxy.conf"
+}
+
+# log-service's chunk store settings for LOCAL_CONFIG (nothing for the default, PostgreSQL).
+chunk_store_config() {
+  [[ "$CHUNK_STORE" == s3 ]] || return 0
+  cat <<EOF
+# log-service keeps chunk bodies in the local s3proxy (./jobmon up --chunk-store s3)
+jobmon.logs.chunk-store=s3
+jobmon.logs.s3.endpoint=http://127.0.0.1:$S3_PORT
+jobmon.logs.s3.bucket=jobmon-logs
+jobmon.logs.s3.access-key=$S3_IDENTITY
+jobmon.logs.s3.secret-key=$S3_CREDENTIAL
+jobmon.logs.s3.create-bucket=true
+EOF
+}
+
 # The services' local-only settings (LOCAL_CONFIG): the clusters of job-service and event-ingest-service (the
 # external cluster 'local', fed by whoever publishes to jobmon.k8s.raw, and the sim), and metrics-service's discovery
 # of the sim's exporter pods. The same keys as the Helm chart's clusters file.
@@ -311,10 +349,15 @@ jobmon.metrics.discovery.every=15s
 jobmon.metrics.discovery.clusters.sim.kubeconfig=$SIM_STATE/kubeconfig
 jobmon.metrics.discovery.clusters.sim.dcgm-selector=app=nvidia-dcgm-exporter
 jobmon.metrics.discovery.clusters.sim.dcgm-port=metrics
-jobmon.metrics.discovery.clusters.sim.node-selector=app=node-exporter
+jobmon.metrics.discovery.clusters.sim.node-selector=$(sim_node_selector)
 jobmon.metrics.discovery.clusters.sim.node-port=metrics
+# Each node's cAdvisor through the sim's API server (the node proxy, as in a cluster); GPUs grouped by the sim's pools.
+jobmon.metrics.discovery.clusters.sim.cadvisor=proxy
+jobmon.metrics.discovery.clusters.sim.pool-label=sim.jobmon.io/pool
 EOF
     fi
+    monitoring_properties
+    chunk_store_config
   } >"$LOCAL_CONFIG.tmp"
   mv -f "$LOCAL_CONFIG.tmp" "$LOCAL_CONFIG"
 }
@@ -371,6 +414,8 @@ start_service() {
       JOBMON_DIAGNOSIS_CLIENT_SECRET="$DIAGNOSIS_CLIENT_SECRET"
     )
   fi
+  # shellcheck disable=SC2207 # KEY=VALUE words without spaces
+  extra+=($(monitoring_env "$base"))
   start_bg "$m" "$ROOT/$base" env \
     JOBMON_DB_URL="$DB_URL" JOBMON_DB_USER="$DB_USER" JOBMON_DB_PASSWORD="$DB_PASSWORD" \
     JOBMON_KAFKA_BOOTSTRAP="$KAFKA_BOOTSTRAP" JOBMON_OIDC_URL="$OIDC_URL" \

@@ -8,18 +8,22 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/deploy/local/lib.sh"
 # shellcheck source=deploy/local/components.sh
 source "$ROOT/deploy/local/components.sh"
+# shellcheck source=deploy/local/monitoring.sh
+source "$ROOT/deploy/local/monitoring.sh"
 set_replicas "$REPLICAS"
 
 usage() {
   cat <<EOF
 usage: ./jobmon <command>
 
-  up [--replicas N] [--metrics-storage builtin|prometheus] [name...]
-                     build what changed, start PostgreSQL, Kafka, Keycloak and the six services, wait until ready
+  up [--replicas N] [--chunk-store postgres|s3] [--metrics-storage builtin|prometheus] [name...]
+                     build what changed, start PostgreSQL, Kafka, Keycloak, the sim, the six services, then Prometheus
+                     and Alertmanager (JOBMON_MONITORING=0: not them), wait until ready
                      (or only the named components; 'infra' = postgres kafka keycloak, e.g. to run a service in an IDE);
                      --replicas N (or JOBMON_REPLICAS=N, 1..$MAX_REPLICAS): N instances of each consuming service
                      (job-service-2 ... on ports +40..+45 for replica 2), the gateway balancing over them;
-                     --metrics-storage prometheus: metrics-service keeps samples in the local engine (ADR 0036)
+                     --chunk-store s3 (or JOBMON_CHUNK_STORE=s3): log-service's chunk bodies in s3proxy (component s3);
+                     --metrics-storage prometheus: metrics-service keeps samples in the local Prometheus (ADR 0036)
   down [name...]     stop everything ./jobmon started, or the named components (by PID: TERM, KILL after ${STOP_TIMEOUT}s)
   status             each component: state, PID, port, ready
   logs <name> [-f]   last 200 lines of a component's log (-f follows); names: ${ALL_COMPONENTS[*]}
@@ -67,6 +71,9 @@ start_component() {
     kafka) start_kafka ;;
     keycloak) start_keycloak ;;
     sim) start_sim ;;
+    prometheus) start_prometheus ;;
+    alertmanager) start_alertmanager ;;
+    s3) start_s3 ;;
     *) start_service "$c" ;;
   esac
   say "$c: started (pid $(pid_of "$c"), log $(log_file "$c"))"
@@ -77,6 +84,7 @@ describe_external() {
     postgres) echo "$DB_URL" ;;
     kafka) echo "$KAFKA_BOOTSTRAP" ;;
     keycloak) echo "$OIDC_URL" ;;
+    prometheus | alertmanager) monitoring_url "$1" ;;
   esac
 }
 
@@ -144,7 +152,7 @@ know_recorded_replicas() {
 
 cmd_up() {
   T0=$(now)
-  local sel c want_services=() want_infra=() deadline args=()
+  local sel c want_services=() want_infra=() want_monitoring=() deadline args=()
   while (($# > 0)); do
     case "$1" in
       --replicas) (($# > 1)) || die "--replicas needs a number"; set_replicas "$2"; shift 2 ;;
@@ -153,6 +161,8 @@ cmd_up() {
         if [[ $1 == *=* ]]; then JOBMON_METRICS_STORAGE="${1#*=}"; shift; else JOBMON_METRICS_STORAGE="${2:-}"; shift $(($# > 1 ? 2 : 1)); fi
         [[ $JOBMON_METRICS_STORAGE =~ ^(builtin|prometheus)$ ]] || die "--metrics-storage needs builtin or prometheus"
         export JOBMON_METRICS_STORAGE ;;
+      --chunk-store) (($# > 1)) || die "--chunk-store needs postgres or s3"; set_chunk_store "$2"; shift 2 ;;
+      --chunk-store=*) set_chunk_store "${1#--chunk-store=}"; shift ;;
       *) args+=("$1"); shift ;;
     esac
   done
@@ -161,12 +171,14 @@ cmd_up() {
   sel=("${SELECTED[@]}")
   for c in "${ALL_COMPONENTS[@]}"; do
     [[ " ${sel[*]} " == *" $c "* ]] || continue
-    if [[ " ${INFRA[*]} " == *" $c "* ]]; then want_infra+=("$c"); else want_services+=("$c"); fi
+    if [[ " ${INFRA[*]} " == *" $c "* ]]; then want_infra+=("$c")
+    elif is_monitoring "$c"; then want_monitoring+=("$c")
+    else want_services+=("$c"); fi
   done
   mkdir -p "$STATE_DIR" "$LOG_DIR" "$RUN_DIR"
   [[ -f "$STATE_DIR/.jobmon-state" ]] || echo "State folder of ./jobmon (deploy/README.md); './jobmon wipe' deletes it." >"$STATE_DIR/.jobmon-state"
   have setsid || die "setsid (util-linux) is needed to run the stack's processes in their own sessions"
-  check_ports_free "${want_infra[@]}" "${want_services[@]}"
+  check_ports_free "${want_infra[@]}" "${want_services[@]}" "${want_monitoring[@]}"
 
   # Keycloak is the slowest (its first start re-augments for dev mode): it starts before the build
   # and keeps starting while the rest comes up. Quarkus OIDC retries the discovery on the first
@@ -195,6 +207,7 @@ cmd_up() {
   ((want_sim)) && start_component sim
   # The sim's clients read its kubeconfig: they start once it is ready, the others at once.
   for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $(base_service "$c") "* ]] || start_component "$c"; done
+  if [[ " ${want_infra[*]} " == *" s3 "* ]]; then wait_ready s3 "$deadline"; fi
   if ((want_sim)); then wait_ready sim "$deadline"; fi
   for c in "${want_services[@]}"; do [[ " ${SIM_CLIENTS[*]} " == *" $(base_service "$c") "* ]] && start_component "$c"; done
   deadline=$(($(now) + UP_TIMEOUT))
@@ -209,6 +222,7 @@ cmd_up() {
     wait_ready keycloak "$deadline"
   fi
   for c in "${want_services[@]}"; do wait_ready "$c" "$deadline"; done
+  ((${#want_monitoring[@]} > 0)) && start_monitoring "$(($(now) + UP_TIMEOUT))" "${want_monitoring[@]}"
 
   say "ready in $(($(now) - T0))s: ${sel[*]}"
   print_urls "${#want_services[@]}"
@@ -229,6 +243,7 @@ print_urls() {
   kafka                 $KAFKA_BOOTSTRAP
   postgres              $DB_URL  (user $DB_USER)
   logs                  $LOG_DIR/<name>.log   (./jobmon logs <name>)
+$(print_monitoring_urls)
 
   token:  TOKEN=\$(./jobmon token alice)
           curl -H "Authorization: Bearer \$TOKEN" http://localhost:$PORT_BASE/api/v1/me
@@ -246,7 +261,8 @@ cmd_down() {
   know_recorded_replicas
   select_components "$@"
   sel=("${SELECTED[@]}")
-  for c in "${SERVICES[@]}" "${REPLICA_COMPONENTS[@]}" $(replicas_on_record); do
+  # Prometheus and Alertmanager first (their targets go away next), then the services.
+  for c in ${MONITORING_COMPONENTS[@]+"${MONITORING_COMPONENTS[@]}"} "${SERVICES[@]}" "${REPLICA_COMPONENTS[@]}" $(replicas_on_record); do
     [[ " ${sel[*]} " == *" $c "* && " ${svc[*]} " != *" $c "* ]] && svc+=("$c")
   done
   for c in "${INFRA[@]}"; do [[ " ${sel[*]} " == *" $c "* ]] && infra+=("$c"); done
@@ -342,7 +358,7 @@ EOF
 }
 
 # What ./jobmon keeps in a state folder: the only entries wipe deletes.
-STATE_ENTRIES=(postgres kafka keycloak keycloak-unpack sim config logs run .build-started .jobmon-state)
+STATE_ENTRIES=(postgres kafka keycloak keycloak-unpack sim monitoring config logs run .build-started .jobmon-state)
 
 cmd_wipe() {
   local real e
@@ -400,13 +416,8 @@ ensure_test_tools() {
   command -v victoria-metrics >/dev/null 2>&1 || missing+=(victoria-metrics) # metrics-service's prometheus-mode tests
   command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
   [[ ${#missing[@]} -eq 0 ]] && return 0
-  if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
-    warn "${missing[*]} not installed (promtool/amtool/npm) and no root apt-get here: the tests needing them will fail"
-    return 0
-  fi
-  say "installing ${missing[*]} (promtool, amtool, npm) with apt-get"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_install "${missing[@]}" \
+    || warn "${missing[*]} not installed (promtool/amtool/npm) and no root apt-get here: the tests needing them will fail"
 }
 
 cmd="${1:-help}"

@@ -64,6 +64,20 @@ SIM_JAVA_OPTS="${JOBMON_SIM_JAVA_OPTS:--Xmx128m -XX:+UseSerialGC -XX:TieredStopA
 SERVICES=(gateway job-service event-ingest-service metrics-service log-service diagnosis-service)
 INFRA=(postgres kafka keycloak)
 [[ "$SIM_ENABLED" != 0 ]] && INFRA+=(sim)
+# Where log-service keeps chunk bodies (./jobmon up --chunk-store postgres|s3, or JOBMON_CHUNK_STORE): s3 adds the
+# component s3 (s3proxy, bodies under $STATE_DIR/s3; components.sh, start_s3).
+CHUNK_STORE="${JOBMON_CHUNK_STORE:-postgres}"
+S3_PORT="${JOBMON_S3_PORT:-$((PORT_BASE + 8365))}"
+# (an s3 started earlier stays known to down and status)
+[[ "$CHUNK_STORE" == s3 || -s "$RUN_DIR/s3.pid" ]] && INFRA+=(s3)
+
+# set_chunk_store postgres|s3 (up --chunk-store): with s3, the component s3 joins the infrastructure.
+set_chunk_store() {
+  [[ "$1" == postgres || "$1" == s3 ]] || die "--chunk-store is postgres or s3, not '$1'"
+  CHUNK_STORE="$1"
+  [[ "$1" == s3 && " ${INFRA[*]} " != *" s3 "* ]] && INFRA+=(s3)
+  set_replicas "$REPLICAS"
+}
 # Replicas of the consuming services (./jobmon up --replicas N, or JOBMON_REPLICAS=N; 1..MAX_REPLICAS). Replica r >= 2
 # of a service is the component <service>-r (job-service-2: run/job-service-2.pid, logs/job-service-2.log) on a port
 # block of its own: PORT_BASE + 10*r + 20 + i, management + 1000 (replica 2 of job-service: 8121, 9121), clear of
@@ -82,7 +96,8 @@ set_replicas() {
   for ((r = 2; r <= REPLICAS; r++)); do
     for m in "${SCALED_SERVICES[@]}"; do REPLICA_COMPONENTS+=("$m-$r"); done
   done
-  ALL_COMPONENTS=("${INFRA[@]}" "${SERVICES[@]}" "${REPLICA_COMPONENTS[@]}")
+  # Prometheus and Alertmanager (deploy/local/monitoring.sh) after the services they watch.
+  ALL_COMPONENTS=("${INFRA[@]}" "${SERVICES[@]}" "${REPLICA_COMPONENTS[@]}" ${MONITORING_COMPONENTS[@]+"${MONITORING_COMPONENTS[@]}"})
 }
 
 # The replica components that have a PID file (started by an earlier 'up --replicas N'): down and status know them
@@ -171,6 +186,8 @@ component_ports() {
     kafka) echo "$KAFKA_PORT $KAFKA_CONTROLLER_PORT" ;;
     keycloak) echo "$KEYCLOAK_PORT" ;;
     sim) echo "$SIM_API_PORT $SIM_ADMIN_PORT" ;;
+    prometheus | alertmanager) monitoring_port "$1" ;;
+    s3) echo "$S3_PORT" ;;
     *) echo "$(service_port "$1") $(management_port "$1")" ;;
   esac
 }
@@ -187,6 +204,7 @@ is_external() {
     postgres) [[ -n "$EXTERNAL_DB" ]] ;;
     kafka) [[ -n "$EXTERNAL_KAFKA" ]] ;;
     keycloak) [[ -n "$EXTERNAL_OIDC" ]] ;;
+    prometheus | alertmanager) monitoring_external "$1" ;;
     *) return 1 ;;
   esac
 }
@@ -206,7 +224,8 @@ readiness_url() {
   case "$1" in
     keycloak) echo "$OIDC_URL/.well-known/openid-configuration" ;;
     sim) echo "http://127.0.0.1:$SIM_ADMIN_PORT/healthz" ;;
-    postgres | kafka) echo "" ;;
+    postgres | kafka | s3) echo "" ;;
+    prometheus | alertmanager) echo "$(monitoring_url "$1")/-/ready" ;;
     *) echo "http://127.0.0.1:$(management_port "$1")/q/health/ready" ;;
   esac
 }
@@ -220,6 +239,7 @@ is_ready() {
     kafka)
       if is_external kafka; then return 0; fi
       port_open "$KAFKA_PORT" ;;
+    s3) port_open "$S3_PORT" ;;
     *) [[ "$(http_code "$(readiness_url "$1")")" == 200 ]] ;;
   esac
 }

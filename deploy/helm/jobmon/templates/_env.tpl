@@ -42,6 +42,19 @@ Call with (dict "root" $ "name" "job-service").
 {{- $_ := set $env "JOBMON_DIAGNOSIS_SERVICE_ACCOUNT" (toString $root.Values.oidc.diagnosisClient.enabled) -}}
 {{- $_ := set $env "JOBMON_DIAGNOSIS_CLIENT_ID" $root.Values.oidc.diagnosisClient.clientId -}}
 {{- end -}}
+{{- if and (has $name (list "metrics-service" "job-service")) $root.Values.monitoring.alertmanager.url -}}
+{{- $_ := set $env "JOBMON_ALERTMANAGER_URL" $root.Values.monitoring.alertmanager.url -}}
+{{- end -}}
+{{- if and (eq $name "log-service") (eq $root.Values.logs.chunkStore "s3") -}}
+{{- $_ := set $env "JOBMON_LOGS_CHUNK_STORE" "s3" -}}
+{{- $_ := set $env "JOBMON_LOGS_S3_ENDPOINT" (required "logs.s3.endpoint is required when logs.chunkStore is s3" $root.Values.logs.s3.endpoint) -}}
+{{- $_ := set $env "JOBMON_LOGS_S3_BUCKET" $root.Values.logs.s3.bucket -}}
+{{- $_ := set $env "JOBMON_LOGS_S3_PREFIX" $root.Values.logs.s3.prefix -}}
+{{- $_ := set $env "JOBMON_LOGS_S3_REGION" $root.Values.logs.s3.region -}}
+{{- $_ := set $env "JOBMON_LOGS_S3_PATH_STYLE" (toString $root.Values.logs.s3.pathStyle) -}}
+{{- else if and (eq $name "log-service") (ne $root.Values.logs.chunkStore "postgres") -}}
+{{- fail (printf "logs.chunkStore is postgres or s3, not %v" $root.Values.logs.chunkStore) -}}
+{{- end -}}
 {{- $svc := index $root.Values.services $name -}}
 {{- range $k, $v := ($svc.env | default dict) -}}
 {{- $_ := set $env $k (toString $v) -}}

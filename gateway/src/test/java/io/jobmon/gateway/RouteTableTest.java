@@ -31,6 +31,10 @@ class RouteTableTest {
             "/api/v1/nodes/gpu-7/logs/count, logs",
             "/api/v1/metrics/overview, metrics",
             "/api/v1/write, metrics",
+            "/api/v1/alerts, metrics",
+            "/api/v1/alerts/silences, metrics",
+            "/api/v1/alerts/silences/s-1, metrics",
+            "/api/v1/jobs/j-1/alerts, metrics",
             "/api/v1/jobs/j-1/diagnoses, diagnosis",
             "/api/v1/diagnoses/d-1, diagnosis",
             "/api/v1/diagnoses/d-1/feedback, diagnosis",
@@ -45,7 +49,8 @@ class RouteTableTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"/api/v1/me", "/api/v1/nope", "/api/v2/jobs", "/api/v1/jobsx", "/api/v1/users/x", "/api/v1/tagsx"})
+    @CsvSource({"/api/v1/me", "/api/v1/nope", "/api/v2/jobs", "/api/v1/jobsx", "/api/v1/users/x", "/api/v1/tagsx",
+            "/api/v1/alertsx"})
     void pathsNoServiceOwnsStayWithTheGateway(String path) {
         assertEquals(Optional.empty(), RouteTable.serviceFor(path));
     }
@@ -61,6 +66,10 @@ class RouteTableTest {
             "/api/v1/nodes/gpu-7/metrics, /api/v1/nodes/{node}/metrics",
             "/api/v1/diagnoses/analyze, /api/v1/diagnoses/analyze",
             "/api/v1/diagnoses/d-1/feedback, /api/v1/diagnoses/{id}/feedback",
+            "/api/v1/alerts, /api/v1/alerts",
+            "/api/v1/alerts/silences, /api/v1/alerts/silences",
+            "/api/v1/alerts/silences/s-1, /api/v1/alerts/silences/{id}",
+            "/api/v1/jobs/j-1/alerts, /api/v1/jobs/{id}/alerts",
             "/api/v1/jobs/j-1/logs/stream/x, /{unmatched}",
             "/api/v1/jobs/j-1/nope, /{unmatched}",
             "/api/v1/nodes/n/metrics/x, /{unmatched}"})

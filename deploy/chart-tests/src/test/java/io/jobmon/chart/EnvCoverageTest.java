@@ -37,7 +37,9 @@ class EnvCoverageTest {
             "JOBMON_DIAGNOSIS_CLIENT_SECRET", "read only when JOBMON_DIAGNOSIS_SERVICE_ACCOUNT=true; the chart then sets"
                     + " it from oidc.diagnosisClient.existingSecret (diagnosisClientSecretComesFromItsSecret)",
             "JOBMON_ANALYZE_MEMORY_BUDGET", "unset: 60 % of the heap, which follows the pod's memory limit"
-                    + " (-XX:MaxRAMPercentage); set it through the service's env to pin a size");
+                    + " (-XX:MaxRAMPercentage); set it through the service's env to pin a size",
+            "JOBMON_ALERTMANAGER_URL", "unset: no Alertmanager (the alerts API answers 503, alertsFiring is null); the"
+                    + " chart sets it from monitoring.alertmanager.url");
 
     static List<Rendered> values() {
         return Rendered.both();

@@ -33,7 +33,7 @@ class MetricsCatalogueTest {
     private static final Set<String> TYPES = Set.of("counter", "gauge", "histogram", "summary");
     private static final Set<String> SOURCES = Set.of("gateway", "job-service", "event-ingest-service", "metrics-service",
             "log-service", "diagnosis-service", "every-service", "consumers", "dcgm-exporter", "node-exporter",
-            "kube-state-metrics", "prometheus");
+            "kube-state-metrics", "kubelet", "prometheus");
     private static final Set<String> STATES = Set.of("exists", "planned", "counters-csv");
     private static final Pattern GRAFANA_VARIABLE = Pattern.compile("\\$\\{?(\\w+)");
 

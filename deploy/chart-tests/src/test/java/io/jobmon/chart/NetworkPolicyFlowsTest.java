@@ -96,7 +96,7 @@ class NetworkPolicyFlowsTest {
 
     @ParameterizedTest
     @MethodSource("values")
-    void onlyMetricsServiceReachesTheExportersAndOnlyTheWatchersTheKubernetesApi(Rendered r) {
+    void onlyMetricsServiceReachesTheExportersAndKubeletsAndOnlyItAndTheWatchersTheKubernetesApi(Rendered r) {
         NetworkPolicyModel model = model(r);
         Endpoint gpuNode = Endpoint.host("10.0.3.17");
         Endpoint apiServer = Endpoint.host("10.0.0.1");
@@ -104,7 +104,8 @@ class NetworkPolicyFlowsTest {
             boolean scrapes = service.equals("metrics-service");
             assertEquals(scrapes, model.allows(pod(service), gpuNode, 9400), r + " " + service + " -> dcgm-exporter");
             assertEquals(scrapes, model.allows(pod(service), gpuNode, 9100), r + " " + service + " -> node_exporter");
-            boolean watches = service.equals("job-service") || service.equals("event-ingest-service");
+            assertEquals(scrapes, model.allows(pod(service), gpuNode, 10250), r + " " + service + " -> kubelet");
+            boolean watches = service.equals("job-service") || service.equals("event-ingest-service") || scrapes;
             assertEquals(watches, model.allows(pod(service), apiServer, 6443), r + " " + service + " -> API server");
         }
     }

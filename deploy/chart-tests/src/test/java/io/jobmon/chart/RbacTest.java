@@ -22,6 +22,7 @@ class RbacTest {
 
     private static final String JOBS = "jobmon-job-service";
     private static final String INGEST = "jobmon-event-ingest-service";
+    private static final String METRICS = "jobmon-metrics-service";
 
     @Test
     void jobServiceMayCreateAndDeleteBatchJobsInTheJobNamespaceAndReadNodesAndNothingElse() {
@@ -60,6 +61,21 @@ class RbacTest {
     }
 
     @Test
+    void metricsServiceMayListNodesAndReadTheirKubeletsCadvisorAndNothingElse() {
+        Rendered r = Rendered.defaults();
+        ClusterRole nodes = clusterRole(r, METRICS);
+        assertEquals(Set.of("/nodes:get", "/nodes:list", "/nodes:watch", "/nodes/metrics:get", "/nodes/proxy:get"),
+                grants(nodes.getRules()), "the kubelets' /metrics/cadvisor through the API server or their port");
+        ClusterRoleBinding binding = r.all(ClusterRoleBinding.class).stream()
+                .filter(b -> b.getRoleRef().getName().equals(nodes.getMetadata().getName())).findFirst().orElseThrow();
+        assertEquals(1, binding.getSubjects().size());
+        assertEquals(METRICS, binding.getSubjects().get(0).getName());
+        assertEquals(Rendered.NAMESPACE, binding.getSubjects().get(0).getNamespace());
+        assertTrue(r.all(Role.class).stream().noneMatch(x -> x.getMetadata().getName().equals(METRICS)),
+                "nothing in the job namespaces");
+    }
+
+    @Test
     void rolesAreMadeOnlyInTheJobNamespacesOfTheClusterJobmonRunsIn() {
         Rendered r = Rendered.onPrem();
         // gpu-a (this cluster) uses ai-train; gpu-b is remote (kubeconfig): its RBAC lives there, not here.
@@ -76,7 +92,7 @@ class RbacTest {
     void onlyTheServicesThatTalkToKubernetesGetAnApiToken() {
         for (Rendered r : Rendered.both()) {
             for (Deployment d : r.all(Deployment.class)) {
-                boolean talks = List.of(JOBS, INGEST).contains(d.getMetadata().getName());
+                boolean talks = List.of(JOBS, INGEST, METRICS).contains(d.getMetadata().getName());
                 assertEquals(talks, d.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken(),
                         r + " " + d.getMetadata().getName());
                 assertEquals(d.getMetadata().getName(), d.getSpec().getTemplate().getSpec().getServiceAccountName());

@@ -57,6 +57,9 @@ final class LocalStack {
 
     /** The same stack with one more {@code ./jobmon} setting. */
     LocalStack withEnv(String key, String value) {
+        if (key.equals("JOBMON_REPLICAS")) {
+            return withReplicas(Integer.parseInt(value));
+        }
         Map<String, String> e = new java.util.HashMap<>(env);
         e.put(key, value);
         return new LocalStack(root, stateDir, portBase, pgPort, kafkaPort, keycloakPort, replicas, e);
@@ -157,8 +160,30 @@ final class LocalStack {
         return portBase - 636;
     }
 
+    /** The local S3 server of {@code --chunk-store s3} (base + 8365 by the base alone: below the range, as the sim's). */
+    private int s3Port() {
+        return portBase - 635;
+    }
+
     private int simExporterBasePort() {
         return portBase - 580;
+    }
+
+    /** The local Prometheus and Alertmanager (deploy/local/lib.sh: base + 1090, + 1093), unless JOBMON_MONITORING=0. */
+    int prometheusPort() {
+        return portBase + 1090;
+    }
+
+    int alertmanagerPort() {
+        return portBase + 1093;
+    }
+
+    String prometheus() {
+        return "http://127.0.0.1:" + prometheusPort();
+    }
+
+    String alertmanager() {
+        return "http://127.0.0.1:" + alertmanagerPort();
     }
 
     /** The sim cluster's Kubernetes API (plain HTTP). */
@@ -173,7 +198,7 @@ final class LocalStack {
 
     /**
      * Every port the stack listens on: PostgreSQL, Kafka (+ controller), Keycloak, the six services (and the replicas'
-     * API and management ports), the sim's API, admin and its fleet's exporters (6 nodes, 2 each).
+     * API and management ports), Prometheus and Alertmanager, the sim's API, admin and its fleet's exporters (6 nodes, 2 each).
      */
     List<Integer> ports() {
         List<Integer> ports = new ArrayList<>(List.of(pgPort, kafkaPort, kafkaPort + 1, keycloakPort));
@@ -185,6 +210,13 @@ final class LocalStack {
                 ports.add(servicePort(service, r));
                 ports.add(managementPort(service, r));
             }
+        }
+        if (!"0".equals(env.get("JOBMON_MONITORING"))) {
+            ports.add(prometheusPort());
+            ports.add(alertmanagerPort());
+        }
+        if ("s3".equals(env.get("JOBMON_CHUNK_STORE"))) {
+            ports.add(s3Port());
         }
         ports.add(simApiPort());
         ports.add(simAdminPort());
@@ -223,6 +255,7 @@ final class LocalStack {
         env.put("JOBMON_SIM_API_PORT", Integer.toString(simApiPort()));
         env.put("JOBMON_SIM_ADMIN_PORT", Integer.toString(simAdminPort()));
         env.put("JOBMON_SIM_EXPORTER_BASE_PORT", Integer.toString(simExporterBasePort()));
+        env.put("JOBMON_S3_PORT", Integer.toString(s3Port()));
         // The sim's healthy runs take this long (failures come at fractions of it): short, for the sim's tests.
         env.put("JOBMON_SIM_RUN_TIME", System.getProperty("jobmon.e2e.sim-run-time", "2m"));
         // The reactor packaged every module before the integration-test phase; never run Maven inside Maven.

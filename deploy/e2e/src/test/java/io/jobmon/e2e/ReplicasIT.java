@@ -46,6 +46,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static io.jobmon.e2e.SimJobs.awaitTrue;
 
 /**
  * Two replicas of every consuming service ({@code ./jobmon up --replicas 2}; the gateway balances over them): jobs
@@ -56,6 +57,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * every line (before and after) is counted exactly once and every job still ends SUCCEEDED.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(9)
 class ReplicasIT {
 
     private static final List<String> CONSUMERS = List.of("job-service", "event-ingest-service", "metrics-service",
@@ -63,8 +65,8 @@ class ReplicasIT {
     private static final String LINES_TOPIC = "jobmon.logs.lines";
     /** Consumers of a topic in one replica when not one: metrics-service's samples (JOBMON_METRICS_CONSUMERS, 2). */
     private static final Map<String, Integer> CONSUMERS_PER_REPLICA = Map.of("jobmon.metrics.samples", 2);
-    /** The sim's fleet: 6 nodes, each a dcgm-exporter and a node_exporter. */
-    private static final int SIM_TARGETS = 12;
+    /** The sim's fleet: 6 nodes, each a dcgm-exporter, a node_exporter and the kubelet's cAdvisor. */
+    private static final int SIM_TARGETS = 18;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static LocalStack stack;
@@ -79,8 +81,12 @@ class ReplicasIT {
 
     @BeforeAll
     static void up() {
+        // Its own stack, not a shared one: it kills replicas. The shared one holds the same ports.
+        SharedStack.stop();
         // Healthy jobs run 90 s: they are still running when the replicas are killed, and end within the test.
-        stack = LocalStack.fromSystemProperties().withReplicas(2).withEnv("JOBMON_SIM_RUN_TIME", "90s");
+        // No local Prometheus/Alertmanager (MonitoringIT has them): metrics-service then scrapes every exporter itself.
+        stack = LocalStack.fromSystemProperties().withReplicas(2).withEnv("JOBMON_SIM_RUN_TIME", "90s")
+                .withEnv("JOBMON_MONITORING", "0");
         stack.requireFreePorts();
         long start = System.nanoTime();
         assertEquals(0, stack.jobmon(Duration.ofMinutes(12), "up", "--replicas", "2"), "./jobmon up failed: see its output above");
@@ -449,39 +455,5 @@ class ReplicasIT {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
         }
-    }
-
-    /**
-     * Polls every 2 s until {@code check} holds; a check that throws (a 503 while a replica was just killed) counts as
-     * not yet. Fails after {@code max} with what was last seen.
-     */
-    private static void awaitTrue(String what, BooleanSupplier check, Duration max, Supplier<String> lastSeen) {
-        long deadline = System.nanoTime() + max.toNanos();
-        Throwable error = null;
-        while (true) {
-            try {
-                if (check.getAsBoolean()) {
-                    return;
-                }
-                error = null;
-            } catch (RuntimeException | AssertionError e) {
-                error = e;
-            }
-            if (System.nanoTime() > deadline) {
-                String seen;
-                try {
-                    seen = lastSeen.get();
-                } catch (RuntimeException | AssertionError e) {
-                    seen = "(" + e + ")";
-                }
-                fail("gave up after " + max.toSeconds() + " s waiting for " + what + " " + seen
-                        + (error == null ? "" : " (last error: " + error + ")"));
-            }
-            sleep(2000);
-        }
-    }
-
-    private static void awaitTrue(String what, BooleanSupplier check, Duration max) {
-        awaitTrue(what, check, max, () -> "");
     }
 }

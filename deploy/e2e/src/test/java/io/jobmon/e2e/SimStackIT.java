@@ -5,8 +5,9 @@ import io.jobmon.sim.stack.ReplaySummary;
 import io.jobmon.sim.stack.Replayer;
 import io.jobmon.sim.stack.StackClient;
 import io.jobmon.sim.stack.StackOptions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
 import java.net.URLEncoder;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static io.jobmon.e2e.SimJobs.awaitTrue;
 
 /**
  * The sim cluster {@code sim} of {@code ./jobmon up} through the real paths: jobs submitted through the gateway with
@@ -32,43 +34,37 @@ import static org.junit.jupiter.api.Assertions.fail;
  * that intake, diagnosed as {@code /api/v1/diagnoses/analyze} diagnoses the bundle itself. The sim runs healthy jobs
  * for {@code jobmon.e2e.sim-run-time} (2 min).
  */
+@Order(2)
 class SimStackIT {
+
+    @RegisterExtension
+    static final SharedStack.Use STACK = SharedStack.use(SharedStack.SIM);
 
     private static LocalStack stack;
     private static StackClient client;
+    private static SimJobs jobs;
 
     @BeforeAll
     static void up() {
-        // The guard (automatic fault handling) checks opted-in jobs every 15 s once they ran 20 s: two guard periods
-        // fit in the sim's 2-minute runs.
-        stack = LocalStack.fromSystemProperties().withEnv("JOBMON_AUTO_FAULT_INTERVAL", "15s")
-                .withEnv("JOBMON_AUTO_FAULT_WARM_UP", "20s");
-        stack.requireFreePorts();
-        assertEquals(0, stack.jobmon(Duration.ofMinutes(12), "up"), "./jobmon up failed: see its output above");
+        stack = STACK.get();
         client = new StackClient(new StackOptions(stack.gateway(), stack.issuer(), "jobmon-ui", stack.simAdmin(),
                 stack.simApi(), "sim", "jobmon-jobs"));
-    }
-
-    @AfterAll
-    static void down() {
-        if (stack != null) {
-            stack.downAndCheck();
-        }
+        jobs = new SimJobs(client);
     }
 
     @Test
     void aJobThatDoesNotFitWaitsWithTheSchedulersReasonAndRunsOnceAStoppedJobsPodsAreGone() {
         // Four 8-GPU A800 pods take every GPU of the sim's four A800 nodes (its two H100 nodes do not take A800 jobs);
         // the job hangs until stopped.
-        String filler = submit("alice", "cluster-filler", "hang", 4, 8, "A800");
-        await("alice", filler, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
+        String filler = jobs.submit("alice", "cluster-filler", "hang", 4, 8, "A800");
+        jobs.await("alice", filler, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
         List<JsonNode> placed = simPods(filler);
         assertEquals(4, placed.size());
         assertEquals(4, placed.stream().map(p -> p.at("/spec/nodeName").asText()).filter(n -> n.startsWith("gpu-a800"))
                 .distinct().count(), placed.toString());
 
-        String waiting = submit("bob", "gpu-waiter", null, 1, 8, "A800");
-        JsonNode queued = await("bob", waiting, j -> "FailedScheduling".equals(j.path("reason").asText()),
+        String waiting = jobs.submit("bob", "gpu-waiter", null, 1, 8, "A800");
+        JsonNode queued = jobs.await("bob", waiting, j -> "FailedScheduling".equals(j.path("reason").asText()),
                 Duration.ofMinutes(2));
         assertTrue(List.of("QUEUED", "PENDING").contains(queued.path("status").asText()), queued.toString());
         assertTrue(queued.path("message").asText().contains("Insufficient nvidia.com/gpu"), queued.toString());
@@ -84,16 +80,16 @@ class SimStackIT {
         assertTrue(inChinese.path("message").asText().contains("Insufficient nvidia.com/gpu"), zh.body());
 
         client.post("alice", "/api/v1/jobs/" + filler + "/stop", Map.of()).require("stop");
-        await("alice", filler, j -> "STOPPED".equals(j.path("status").asText()), Duration.ofMinutes(2));
+        jobs.await("alice", filler, j -> "STOPPED".equals(j.path("status").asText()), Duration.ofMinutes(2));
         awaitTrue("the stopped job's pods gone from the sim's API", () -> simPods(filler).isEmpty(), Duration.ofMinutes(1));
-        await("bob", waiting, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
+        jobs.await("bob", waiting, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
         client.post("bob", "/api/v1/jobs/" + waiting + "/stop", Map.of()).require("stop");
     }
 
     @Test
     void aHealthyRunShowsItsLogsAndGpuUtilisationThroughTheGatewayAndSucceeds() {
-        String job = submit("carol", "resnet-healthy", null, 1, 2, "A800");
-        await("carol", job, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
+        String job = jobs.submit("carol", "resnet-healthy", null, 1, 2, "A800");
+        jobs.await("carol", job, j -> "RUNNING".equals(j.path("status").asText()), Duration.ofMinutes(3));
         awaitTrue("torchrun's lines through log-service", () -> client.get("carol", "/api/v1/jobs/" + job + "/logs?limit=500")
                 .require("logs").path("items").findValuesAsText("line").stream()
                 .anyMatch(l -> l.contains("torch.distributed.run") || l.contains("torch/distributed/run.py")), Duration.ofMinutes(2));
@@ -108,18 +104,18 @@ class SimStackIT {
             }
             return false;
         }, Duration.ofMinutes(2));
-        await("carol", job, j -> "SUCCEEDED".equals(j.path("status").asText()), Duration.ofMinutes(5));
+        jobs.await("carol", job, j -> "SUCCEEDED".equals(j.path("status").asText()), Duration.ofMinutes(5));
     }
 
     @Test
     void aHostMemoryOomEndsFailedWithTheKubeletsReasonAndAnAutomaticDiagnosis() {
-        String job = submit("bob", "vicuna-oom", "oom", 1, 1, "A800");
+        String job = jobs.submit("bob", "vicuna-oom", "oom", 1, 1, "A800");
         // The kubelet's OOMKilled, even when the Job controller's BackoffLimitExceeded reached jobmon first.
-        await("bob", job, j -> "FAILED".equals(j.path("status").asText()) && "OOMKilled".equals(j.path("reason").asText()),
+        jobs.await("bob", job, j -> "FAILED".equals(j.path("status").asText()) && "OOMKilled".equals(j.path("reason").asText()),
                 Duration.ofMinutes(4));
         JsonNode pods = client.get("bob", "/api/v1/jobs/" + job + "/pods").require("pods");
         assertTrue(pods.toString().contains("\"reason\":\"OOMKilled\""), pods.toString());
-        JsonNode diagnosis = awaitDiagnosis("bob", job);
+        JsonNode diagnosis = jobs.awaitDiagnosis("bob", job);
         assertEquals("JOB_FAILED", diagnosis.path("trigger").asText(), diagnosis.toString());
         assertEquals(1, client.get("bob", "/api/v1/jobs/" + job + "/diagnoses").require("diagnoses").path("items").size(),
                 "one automatic diagnosis per failure");
@@ -133,8 +129,8 @@ class SimStackIT {
 
     @Test
     void aMissingModuleEndsFailedAndADiagnosisAskedByTheUserQuotesTheTraceback() {
-        String job = submit("alice", "flash-attn-missing", "missing-module", 1, 1, "A800");
-        await("alice", job, j -> "FAILED".equals(j.path("status").asText()), Duration.ofMinutes(3));
+        String job = jobs.submit("alice", "flash-attn-missing", "missing-module", 1, 1, "A800");
+        jobs.await("alice", job, j -> "FAILED".equals(j.path("status").asText()), Duration.ofMinutes(3));
         awaitTrue("the traceback in log-service", () -> client.get("alice", "/api/v1/jobs/" + job + "/logs?q=ModuleNotFoundError")
                 .require("logs").path("items").size() > 0, Duration.ofMinutes(1));
         String id = client.post("alice", "/api/v1/jobs/" + job + "/diagnoses", Map.of()).require("diagnosis").path("id").asText();
@@ -172,30 +168,30 @@ class SimStackIT {
      */
     @Test
     void coLocatedJobsAreEachJudgedOnTheirOwnEvidence() {
-        String healthy = submitSpec("alice", "llama-neighbour", null, 2, Map.of("autoFaultHandling", true));
-        String oom = submit("bob", "vicuna-host-oom", "oom", 1, 2, "H100");
-        String xid = submit("bob", "gpt-xid79", "xid-79", 1, 2, "H100");
-        String nccl = submitSpec("carol", "vit-nccl", "nccl-timeout", 2, Map.of("autoFaultHandling", true,
+        String healthy = jobs.submit("alice", "llama-neighbour", null, 1, 2, "H100", Map.of("autoFaultHandling", true));
+        String oom = jobs.submit("bob", "vicuna-host-oom", "oom", 1, 2, "H100");
+        String xid = jobs.submit("bob", "gpt-xid79", "xid-79", 1, 2, "H100");
+        String nccl = jobs.submit("carol", "vit-nccl", "nccl-timeout", 1, 2, "H100", Map.of("autoFaultHandling", true,
                 "supportsRestart", true, "maxRetries", 1));
         Map<String, String> owner = Map.of(healthy, "alice", oom, "bob", xid, "bob", nccl, "carol");
         for (String job : owner.keySet()) {
-            await(owner.get(job), job, j -> List.of("RUNNING", "FAILED", "SUCCEEDED").contains(j.path("status").asText()),
+            jobs.await(owner.get(job), job, j -> List.of("RUNNING", "FAILED", "SUCCEEDED").contains(j.path("status").asText()),
                     Duration.ofMinutes(3));
         }
-        String node = nodeOf("alice", healthy);
+        String node = jobs.nodeOf("alice", healthy);
         for (String job : List.of(oom, xid, nccl)) {
-            assertEquals(node, nodeOf(owner.get(job), job), "the sim bin-packs the four jobs onto one H100 node");
+            assertEquals(node, jobs.nodeOf(owner.get(job), job), "the sim bin-packs the four jobs onto one H100 node");
         }
 
         // Each faulty job's own cause, from its own evidence.
-        await("bob", oom, j -> "FAILED".equals(j.path("status").asText()), Duration.ofMinutes(4));
-        assertEquals("CONTAINER_OOM", awaitDiagnosis("bob", oom).at("/result/category").asText());
-        await("bob", xid, j -> "FAILED".equals(j.path("status").asText()), Duration.ofMinutes(4));
-        JsonNode xidDiagnosis = awaitDiagnosis("bob", xid);
+        jobs.await("bob", oom, j -> "FAILED".equals(j.path("status").asText()), Duration.ofMinutes(4));
+        assertEquals("CONTAINER_OOM", jobs.awaitDiagnosis("bob", oom).at("/result/category").asText());
+        jobs.await("bob", xid, j -> "FAILED".equals(j.path("status").asText()), Duration.ofMinutes(4));
+        JsonNode xidDiagnosis = jobs.awaitDiagnosis("bob", xid);
         assertEquals("GPU_HARDWARE_FAULT", xidDiagnosis.at("/result/category").asText(), xidDiagnosis.toString());
 
         // The healthy neighbour runs to its end: the guard saw it at least twice after the faults and proposed nothing.
-        await("alice", healthy, j -> "SUCCEEDED".equals(j.path("status").asText()), Duration.ofMinutes(4));
+        jobs.await("alice", healthy, j -> "SUCCEEDED".equals(j.path("status").asText()), Duration.ofMinutes(4));
         List<JsonNode> checks = periodic("alice", healthy);
         assertTrue(checks.size() >= 2, "two guard periods of the healthy job: " + checks);
         for (JsonNode d : checks) {
@@ -216,7 +212,7 @@ class SimStackIT {
                 + "/logs?type=system&q=Killed%20process").require("logs").path("items").size() > 0, Duration.ofMinutes(1));
 
         // The NCCL job: never someone else's cause; the guard restarts it and says so, in English and Chinese.
-        JsonNode restarted = await("carol", nccl, j -> "Restarting".equals(j.path("reason").asText()),
+        JsonNode restarted = jobs.await("carol", nccl, j -> "Restarting".equals(j.path("reason").asText()),
                 Duration.ofMinutes(4));
         for (JsonNode d : periodic("carol", nccl)) {
             assertFalse(List.of("CONTAINER_OOM", "GPU_HARDWARE_FAULT").contains(d.at("/result/category").asText()),
@@ -237,34 +233,6 @@ class SimStackIT {
 
     // ---- helpers -----------------------------------------------------------------------------------------
 
-    private static String submitSpec(String user, String name, String scenario, int gpus, Map<String, Object> extra) {
-        Map<String, Object> spec = new LinkedHashMap<>(extra);
-        spec.put("name", name);
-        spec.put("project", "carol".equals(user) ? "project-cv" : "project-nlp");
-        spec.put("cluster", "sim");
-        spec.put("image", "registry.local/e2e/trainer:1");
-        spec.put("replicas", 1);
-        spec.put("resources", Map.of("gpuType", "H100", "gpusPerReplica", gpus));
-        if (scenario != null) {
-            spec.put("labels", Map.of("jobmon.io/sim-scenario", scenario));
-        }
-        return client.post(user, "/api/v1/jobs", spec).require("submission of " + name).path("id").asText();
-    }
-
-    private static String nodeOf(String user, String job) {
-        JsonNode[] node = {null};
-        awaitTrue("the node of " + job, () -> {
-            for (JsonNode p : client.get(user, "/api/v1/jobs/" + job + "/pods").require("pods").path("items")) {
-                if (p.hasNonNull("node")) {
-                    node[0] = p.get("node");
-                    return true;
-                }
-            }
-            return false;
-        }, Duration.ofMinutes(1));
-        return node[0].asText();
-    }
-
     /** The job's finished periodic (guard) diagnoses. */
     private static List<JsonNode> periodic(String user, String job) {
         List<JsonNode> out = new ArrayList<>();
@@ -276,41 +244,6 @@ class SimStackIT {
         return out;
     }
 
-    private static String submit(String user, String name, String scenario, int replicas, int gpus, String type) {
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("name", name);
-        spec.put("project", "carol".equals(user) ? "project-cv" : "project-nlp");
-        spec.put("cluster", "sim");
-        spec.put("image", "registry.local/e2e/trainer:1");
-        spec.put("replicas", replicas);
-        spec.put("resources", Map.of("gpuType", type, "gpusPerReplica", gpus));
-        if (scenario != null) {
-            spec.put("labels", Map.of("jobmon.io/sim-scenario", scenario));
-        }
-        return client.post(user, "/api/v1/jobs", spec).require("submission of " + name).path("id").asText();
-    }
-
-    private static JsonNode await(String user, String job, Predicate<JsonNode> done, Duration max) {
-        JsonNode[] last = {null};
-        awaitTrue("job " + job + " (last seen: see below)", () -> done.test(last[0] = client.get(user, "/api/v1/jobs/" + job)
-                .require("job " + job)), max, () -> String.valueOf(last[0]));
-        return last[0];
-    }
-
-    private static JsonNode awaitDiagnosis(String user, String job) {
-        JsonNode[] done = {null};
-        awaitTrue("an automatic diagnosis of " + job, () -> {
-            for (JsonNode d : client.get(user, "/api/v1/jobs/" + job + "/diagnoses").require("diagnoses").path("items")) {
-                if ("DONE".equals(d.path("status").asText())) {
-                    done[0] = d;
-                    return true;
-                }
-            }
-            return false;
-        }, Duration.ofMinutes(2));
-        return done[0];
-    }
-
     private static List<JsonNode> simPods(String job) {
         String selector = URLEncoder.encode("jobmon.io/job-id=" + job, StandardCharsets.UTF_8);
         List<JsonNode> pods = new ArrayList<>();
@@ -319,24 +252,4 @@ class SimStackIT {
         return pods;
     }
 
-    private static void awaitTrue(String what, java.util.function.BooleanSupplier check, Duration max) {
-        awaitTrue(what, check, max, () -> "");
-    }
-
-    /** Polls every 2 s until {@code check} holds; fails after {@code max} with what was last seen. */
-    private static void awaitTrue(String what, java.util.function.BooleanSupplier check, Duration max,
-            java.util.function.Supplier<String> lastSeen) {
-        long deadline = System.nanoTime() + max.toNanos();
-        while (!check.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("gave up after " + max.toSeconds() + " s waiting for " + what + " " + lastSeen.get());
-            }
-            try {
-                Thread.sleep(2000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fail("interrupted waiting for " + what);
-            }
-        }
-    }
 }

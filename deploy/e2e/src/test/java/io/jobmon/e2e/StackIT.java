@@ -6,6 +6,8 @@ import org.jose4j.jwt.JwtClaims;
 import org.jose4j.jwt.NumericDate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,7 +30,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * six services), every check through the gateway with real Keycloak tokens, then {@code ./jobmon down} and
  * nothing left listening.
  */
+@Order(1)
 class StackIT {
+
+    @RegisterExtension
+    static final SharedStack.Use STACK = SharedStack.use(SharedStack.SIM);
 
     private static LocalStack stack;
     private static RealmTestKey realmKey;
@@ -36,29 +42,15 @@ class StackIT {
 
     @BeforeAll
     static void up() throws Exception {
-        stack = LocalStack.fromSystemProperties();
-        // An interrupted earlier run may have left its stack up: stop it by its PID files.
-        stack.requireFreePorts();
-        long start = System.nanoTime();
-        int exit = stack.jobmon(Duration.ofMinutes(12), "up");
-        assertEquals(0, exit, "./jobmon up failed: see its output above");
-        System.out.printf("[e2e] stack ready in %d s (state %s)%n", Duration.ofNanos(System.nanoTime() - start).toSeconds(),
-                stack.stateDir);
+        stack = STACK.get();
         realmKey = RealmTestKey.register(stack.keycloak(), "admin", "admin");
         alice = passwordGrant("alice", "alice");
     }
 
     @AfterAll
     static void down() {
-        if (stack == null) {
-            return;
-        }
-        try {
-            if (realmKey != null) {
-                realmKey.unregister();
-            }
-        } finally {
-            stack.downAndCheck();
+        if (realmKey != null) {
+            realmKey.unregister();
         }
     }
 

@@ -13,6 +13,8 @@ import io.jobmon.sim.control.Scheduler;
 import io.jobmon.sim.kubelet.Kubelet;
 import io.jobmon.sim.kubelet.SystemPods;
 import io.jobmon.sim.logs.LogSink;
+import io.jobmon.sim.control.Replay;
+import io.jobmon.sim.telemetry.CadvisorPods;
 import io.jobmon.sim.telemetry.ExporterServers;
 import java.time.Duration;
 import java.util.Random;
@@ -33,6 +35,7 @@ public final class Sim {
     private final JobController jobs;
     private final Scheduler scheduler;
     private final Kubelet kubelet;
+    private final CadvisorPods cgroups;
 
     public Sim(SimConfig config, SimClock clock, KubernetesClient client, LogSink logs, long seed) {
         this.config = config;
@@ -48,22 +51,32 @@ public final class Sim {
         this.kubelet = new Kubelet(kube, fleet, events, logs, clock, nodes, systemPods,
                 new Kubelet.Settings(config.runTime(), config.pullTime(), config.timeScale(), config.host(),
                         Duration.ofMinutes(30), Duration.ofMinutes(15)), random);
+        this.cgroups = new CadvisorPods(fleet);
+        kube.onChange(c -> {
+            if (c.object() instanceof io.fabric8.kubernetes.api.model.Pod p && !Replay.is(p)) {
+                cgroups.observe(p, c.deleted(), clock.now());
+            }
+        });
     }
 
     /** Namespaces, PriorityClasses, quotas, the nodes and their system pods (exporters served by {@code exporters}). */
     public void bootstrap(ExporterServers exporters) {
         SimBootstrap.run(kube, config.namespace(), config.quotas());
-        nodes.registerAll();
+        java.util.Map<String, ExporterServers.Ports> ports = new java.util.HashMap<>();
         for (SimNode n : fleet.nodes()) {
-            int dcgm = 0;
-            int node = 0;
-            if (exporters != null) {
-                ExporterServers.Ports p = exporters.serve(n);
-                dcgm = p.dcgm();
-                node = p.node();
-            }
-            systemPods.create(n, dcgm, node, fleet.nodes().iterator().next().bootTime().plus(Duration.ofMinutes(2)));
+            ports.put(n.name(), exporters == null ? new ExporterServers.Ports(0, 0) : exporters.serve(n, cgroups));
         }
+        // the kubelet's port is the node_exporter endpoint's, which also serves /metrics/cadvisor
+        nodes.registerAll(name -> exporters == null ? 10250 : ports.get(name).node());
+        for (SimNode n : fleet.nodes()) {
+            ExporterServers.Ports p = ports.get(n.name());
+            systemPods.create(n, p.dcgm(), p.node(), fleet.nodes().iterator().next().bootTime().plus(Duration.ofMinutes(2)));
+        }
+    }
+
+    /** The cgroups the nodes' cAdvisors report. */
+    public CadvisorPods cgroups() {
+        return cgroups;
     }
 
     public SimConfig config() {

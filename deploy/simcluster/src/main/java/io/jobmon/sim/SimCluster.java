@@ -52,6 +52,7 @@ public final class SimCluster implements AutoCloseable {
                 : new KafkaLogSink(config.kafkaBootstrap(), config.logsTopic(), config.cluster());
         this.exporters = new ExporterServers(config.host(), config.exporterBasePort(), clock::now, replay);
         this.sim = new Sim(config, clock, client, logs, System.nanoTime());
+        api.kubelets(exporters::cadvisor);
     }
 
     /** Starts everything and returns once the API, the nodes and the exporters are up. */

@@ -24,14 +24,34 @@ public final class SimHarness implements AutoCloseable {
     public final ManualClock clock = new ManualClock(Instant.parse("2026-07-13T09:30:00Z"));
     public final RecordingLogSink logs = new RecordingLogSink();
     public final Sim sim;
+    /** The nodes' exporter endpoints and kubelets (with {@code exporters}), else null. */
+    public final io.jobmon.sim.telemetry.ExporterServers exporters;
 
     public SimHarness(String pools, Duration runTime) {
+        this(pools, runTime, false);
+    }
+
+    /** With {@code exporters}: the nodes' endpoints served on free ports, the API server's node proxy to them. */
+    public SimHarness(String pools, Duration runTime, boolean exporters) {
         SimConfig config = new SimConfig("127.0.0.1", 0, 0, Path.of("target/kubeconfig"), 0, null, "jobmon.logs.lines",
                 pools, 1, runTime, Duration.ofSeconds(20), Path.of("target"), "sim", "jobmon-jobs", List.of(),
                 Duration.ofHours(1), Duration.ofMinutes(10));
         sim = new Sim(config, clock, api.newClient("jobmon-jobs"), logs, 7);
-        sim.bootstrap(null);
+        this.exporters = exporters ? new io.jobmon.sim.telemetry.ExporterServers("127.0.0.1", freePort(), clock::now,
+                new io.jobmon.sim.telemetry.ReplaySeries()) : null;
+        sim.bootstrap(this.exporters);
+        if (exporters) {
+            api.kubelets(this.exporters::cadvisor);
+        }
         clock.runDue();
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     public Kube kube() {
@@ -87,6 +107,9 @@ public final class SimHarness implements AutoCloseable {
 
     @Override
     public void close() {
+        if (exporters != null) {
+            exporters.close();
+        }
         api.close();
     }
 }

@@ -20,12 +20,14 @@ public final class RouteTable {
             new Rule(Pattern.compile(JOB + "/logs(/.*)?"), "logs"),
             new Rule(Pattern.compile(JOB + "/metrics(/.*)?"), "metrics"),
             new Rule(Pattern.compile(JOB + "/gpus"), "metrics"),
+            new Rule(Pattern.compile(JOB + "/alerts"), "metrics"),
             new Rule(Pattern.compile(JOB + "/diagnoses(/.*)?"), "diagnosis"),
             new Rule(Pattern.compile("/api/v1/diagnoses(/.*)?"), "diagnosis"),
             new Rule(Pattern.compile("/api/v1/nodes/[^/]+/logs(/.*)?"), "logs"),
             new Rule(Pattern.compile("/api/v1/nodes/.+"), "metrics"),
             new Rule(Pattern.compile("/api/v1/metrics(/.*)?"), "metrics"),
             new Rule(Pattern.compile("/api/v1/write"), "metrics"),
+            new Rule(Pattern.compile("/api/v1/alerts(/.*)?"), "metrics"),
             new Rule(Pattern.compile("/api/v1/jobs(/.*)?"), "job"),
             // job-service's lookups: the values behind the console's filters, forms and the share dialog
             new Rule(Pattern.compile("/api/v1/(clusters|queues|projects|tags|users)"), "job"));

@@ -26,6 +26,7 @@ public final class RouteTemplates {
             "/api/v1/nodes/{node}/logs",
             "/api/v1/nodes/{node}/metrics", "/api/v1/metrics/catalogue", "/api/v1/metrics/overview",
             "/api/v1/metrics/targets", "/api/v1/write",
+            "/api/v1/jobs/{id}/alerts", "/api/v1/alerts", "/api/v1/alerts/silences", "/api/v1/alerts/silences/{id}",
             "/api/v1/jobs/{id}/diagnoses", "/api/v1/diagnoses/analyze", "/api/v1/diagnoses/{id}",
             "/api/v1/diagnoses/{id}/feedback",
             "/api/v1/diagnoses/{id}/snapshot",

@@ -2,14 +2,17 @@ package io.jobmon.logs.chunk;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
+import java.time.Duration;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Where chunk bodies live; the index stays in PostgreSQL (Loki's split of index and chunks). The default keeps
- * bodies in PostgreSQL, inside the transaction that writes their index rows. An object store (MinIO, Ceph RGW)
- * would write a body before that transaction commits and ignore {@code conn}: a crash in between leaves an orphan
- * body, never an index row without its body; orphans are found by listing keys absent from the index.
+ * bodies in PostgreSQL, inside the transaction that writes their index rows ({@link PgChunkStore}). An object store
+ * (MinIO, Ceph RGW: {@link S3ChunkStore}, ADR 0038) writes a body before that transaction commits and deletes one
+ * after the transaction removing its row committed: a crash in between leaves an orphan body, never an index row
+ * without its body; orphans are found by listing keys absent from the index ({@link #sweepOrphans}).
  */
 public interface ChunkStore {
 
@@ -33,4 +36,20 @@ public interface ChunkStore {
 
     /** Removes the bodies; {@code conn} is the transaction that removes their index rows. */
     Uni<Void> delete(SqlConnection conn, List<ChunkRef> refs);
+
+    /**
+     * Groups of bodies a search fetches ahead of the one it decodes: 1 where a group is one query; more where each body
+     * is a request of its own and its latency, not the bandwidth, is what a search waits for.
+     */
+    default int readAhead() {
+        return 1;
+    }
+
+    /**
+     * Removes bodies older than {@code grace} of the days from {@code since} on (null: all) whose chunk is not in the
+     * index; @return how many. A store writing bodies in the index's transaction has none.
+     */
+    default Uni<Integer> sweepOrphans(Duration grace, LocalDate since) {
+        return Uni.createFrom().item(0);
+    }
 }

@@ -6,14 +6,12 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Chunk bodies in PostgreSQL ({@code chunk_body}, day partitions like the index): the default store. */
-@ApplicationScoped
+/** Chunk bodies in PostgreSQL ({@code chunk_body}, day partitions like the index): the default store ({@link ChunkStores}). */
 public class PgChunkStore implements ChunkStore {
 
     private static final String PUT = "INSERT INTO chunk_body (day, id, body) VALUES ($1, $2, $3)";

@@ -32,6 +32,61 @@ public interface LogsConfig {
     /** Whose a node's system line is (attribution/). */
     Attribution attribution();
 
+    /** Where chunk bodies live: {@code postgres} (table chunk_body, the default) or {@code s3} (ADR 0038). */
+    @WithDefault("postgres")
+    String chunkStore();
+
+    /** The S3-compatible object store (MinIO, Ceph RGW) of {@code chunk-store=s3}. */
+    S3 s3();
+
+    interface S3 {
+        /** The store's URL, e.g. http://minio.storage:9000 (required with chunk-store=s3). */
+        Optional<String> endpoint();
+
+        @WithDefault("jobmon-logs")
+        String bucket();
+
+        /** Key prefix of the bodies: {@code <prefix><day>/<id>}. */
+        @WithDefault("chunks/")
+        String prefix();
+
+        /** Signing region (MinIO and Ceph accept any; us-east-1 is their default). */
+        @WithDefault("us-east-1")
+        String region();
+
+        /** Path-style URLs (http://host/bucket/key): what MinIO, Ceph RGW and s3proxy expect without wildcard DNS. */
+        @WithDefault("true")
+        boolean pathStyle();
+
+        /** Access key and secret (env JOBMON_LOGS_S3_ACCESS_KEY/SECRET_KEY); absent: the SDK's default chain. */
+        Optional<String> accessKey();
+
+        Optional<String> secretKey();
+
+        /** Creates the bucket at start when missing (local stack, tests); on a platform the bucket is provisioned. */
+        @WithDefault("false")
+        boolean createBucket();
+
+        /** Requests in flight per store operation (a flush's puts, a search's gets) and connections of the client. */
+        @WithDefault("16")
+        int concurrency();
+
+        /**
+         * Bytes of bodies (or their fronts) kept in memory after a read, least recently used out (0: none): chunks never
+         * change, and tails and follows read a job's newest chunks again and again.
+         */
+        @WithDefault("67108864")
+        long cacheBytes();
+
+        /** A body older than this whose chunk is not in the index is an orphan (a flush that crashed before commit). */
+        @WithDefault("10m")
+        Duration orphanGrace();
+
+        /** How often the bodies of the last two days are swept for orphans (all days once a day, with retention). */
+        @WithDefault("1h")
+        Duration sweepEvery();
+    }
+
     interface Attribution {
         /**
          * How far outside a GPU holding's [from, to] (as metrics-service saw it, a scrape at a time) a line naming the

@@ -80,6 +80,11 @@ public class ChunkQueries {
     }
 
     /** The bodies, fetched while the caller goes on (a scan reads the next group while it searches this one). */
+    /** Groups of bodies a search fetches ahead of the one it searches ({@link ChunkStore#readAhead()}). */
+    public int readAhead() {
+        return store.readAhead();
+    }
+
     public java.util.concurrent.CompletableFuture<Map<ChunkRef, byte[]>> bodiesAsync(List<ChunkRef> refs) {
         return store.get(refs).subscribeAsCompletionStage();
     }

@@ -47,11 +47,17 @@ public final class Counter {
                     groups.add(group);
                 }
             }
-            // the next group's bodies are on their way while this group is decoded and searched
-            CompletableFuture<Map<ChunkRef, byte[]>> next = groups.isEmpty() ? null : fetch(groups.get(0));
+            // the next groups' bodies (the store's readAhead) are on their way while this group is decoded and searched
+            java.util.ArrayDeque<CompletableFuture<Map<ChunkRef, byte[]>>> ahead = new java.util.ArrayDeque<>();
+            int fetched = 0;
+            while (fetched < groups.size() && ahead.size() < queries.readAhead()) {
+                ahead.add(fetch(groups.get(fetched++)));
+            }
             for (int g = 0; g < groups.size(); g++) {
-                Map<ChunkRef, byte[]> bodies = join(next);
-                next = g + 1 < groups.size() ? fetch(groups.get(g + 1)) : null;
+                Map<ChunkRef, byte[]> bodies = join(ahead.poll());
+                if (fetched < groups.size()) {
+                    ahead.add(fetch(groups.get(fetched++)));
+                }
                 List<CompletableFuture<Long>> counts = new ArrayList<>();
                 for (ChunkMeta m : groups.get(g)) {
                     byte[] body = bodies.get(m.ref());

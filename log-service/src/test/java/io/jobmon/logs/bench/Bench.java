@@ -90,4 +90,11 @@ final class Bench {
         return new ServiceProcess(name, java.nio.file.Path.of("target/quarkus-app/quarkus-run.jar"), ServiceProcess.heap(),
                 props);
     }
+
+    /** Root logger at INFO: unconfigured, the JBoss log manager leaves DEBUG on, and Netty's wire logging hex-dumps. */
+    static final org.jboss.logmanager.Logger ROOT = org.jboss.logmanager.Logger.getLogger("");
+
+    static void quietLogging() {
+        ROOT.setLevel(java.util.logging.Level.INFO);
+    }
 }

@@ -2,7 +2,10 @@ package io.jobmon.logs.bench;
 
 import io.jobmon.logs.chunk.ChunkCodec;
 import io.jobmon.logs.chunk.TrigramFilter;
+import io.jobmon.logs.chunk.ChunkRef;
+import io.jobmon.logs.chunk.ChunkStore;
 import io.jobmon.logs.chunk.PgChunkStore;
+import io.jobmon.logs.chunk.S3ChunkStore;
 import io.jobmon.logs.chunk.StoredLine;
 import io.jobmon.logs.query.ChunkMeta;
 import io.jobmon.logs.query.ChunkQueries;
@@ -10,6 +13,7 @@ import io.jobmon.logs.query.Counter;
 import io.jobmon.logs.query.LineMatcher;
 import io.jobmon.logs.query.LogReader;
 import io.jobmon.logs.query.Scope;
+import io.jobmon.logs.s3.S3TestResource;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -25,6 +29,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -33,7 +38,8 @@ import org.flywaydb.core.Flyway;
 
 /**
  * Search and tail of log-service's store against grep on the same text (a program, not a test; command in the
- * README). Arguments: {@code bigMB} (1024) and {@code smallMB} (10) of raw log text of two jobs.
+ * README). Arguments: {@code bigMB} (1024) and {@code smallMB} (10) of raw log text of two jobs, and {@code s3} to
+ * measure the same again with the bodies in an S3 store (s3proxy in this JVM, filesystem backend), side by side.
  *
  * <p>The jobs' chunks are written as compaction writes them (1 MB of one pod's lines, zstd 9, trigram filter), straight
  * into a fresh database (Kafka intake is measured by {@link IngestBenchmark}); the same lines go to a file. Then, warm,
@@ -47,6 +53,8 @@ public final class SearchBenchmark {
     public static void main(String[] args) throws Exception {
         int bigMb = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
         int smallMb = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        boolean s3 = args.length > 2 && args[2].equals("s3");
+        Bench.quietLogging();
         String run = Long.toString(System.currentTimeMillis(), 36);
         EmbeddedPostgresDb.Connection pg = EmbeddedPostgresDb.connection();
         String url = Bench.freshDatabase(pg, "search_" + run);
@@ -72,19 +80,59 @@ public final class SearchBenchmark {
         Pool pool = Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(options)
                 .using(vertx.getDelegate()).build());
         ExecutorService threads = Executors.newFixedThreadPool(2);
-        ChunkQueries queries = new ChunkQueries(pool, new PgChunkStore(pool));
-        Counter counter = new Counter(queries, threads);
         Scope bigScope = new Scope("big", true, false, null, null, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
         Scope smallScope = new Scope("small", true, false, null, null, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
-
+        Map<String, ChunkStore> stores = new LinkedHashMap<>();
+        stores.put("postgres", new PgChunkStore(pool));
+        if (s3) {
+            String endpoint = S3TestResource.endpoint(Files.createTempDirectory("search-s3-"));
+            S3ChunkStore store = new S3ChunkStore(pool, S3TestResource.settings(endpoint, 0));
+            copyBodies(url, pg, store);
+            stores.put("s3 (no cache)", store);
+            stores.put("s3", new S3ChunkStore(pool, S3TestResource.settings(endpoint))); // s3.cache-bytes 64 MiB
+        }
         grep(Workload.FREQUENT, file); // warm the page cache
+        Map<String, double[]> figures = new LinkedHashMap<>();
+        for (Map.Entry<String, ChunkStore> store : stores.entrySet()) {
+            System.out.printf("-- bodies in %s%n", store.getKey());
+            ChunkQueries queries = new ChunkQueries(pool, store.getValue());
+            double[] f = new double[3];
+            f[0] = search(new Counter(queries, threads), bigScope, file);
+            stages(queries, threads, bigScope); // warm: after the searches
+            LogReader reader = new LogReader(queries, threads);
+            for (Scope sc : new Scope[] {bigScope, smallScope}) {
+                double[] p = tail(reader, sc);
+                if (sc == bigScope) {
+                    f[1] = p[0];
+                    f[2] = p[1];
+                }
+            }
+            figures.put(store.getKey(), f);
+        }
+        if (s3) {
+            double[] p = figures.get("postgres");
+            for (String name : new String[] {"s3 (no cache)", "s3"}) {
+                double[] o = figures.get(name);
+                System.out.printf("%s / postgres: frequent-keyword search %.3f / %.3f s = %.2f x; tail=1000 of the big job"
+                        + " p50 %.1f / %.1f ms = %.2f x (p99 %.1f / %.1f ms)%n", name, o[0], p[0], o[0] / p[0], o[1], p[1],
+                        o[1] / p[1], o[2], p[2]);
+            }
+        }
+        threads.shutdown();
+        Files.deleteIfExists(file);
+        System.exit(0);
+    }
+
+    /** Counts the frequent and the rare keyword 5 times each, against grep; @return the frequent one's median (s). */
+    private static double search(Counter counter, Scope scope, Path file) throws Exception {
+        double frequent = 0;
         for (String keyword : new String[] {Workload.FREQUENT, Workload.RARE}) {
             double[] ours = new double[5];
             Counter.Count count = null;
             for (int i = 0; i < ours.length; i++) {
                 LineMatcher m = LineMatcher.of(keyword, false, null, 512, 600_000);
                 long s = System.nanoTime();
-                count = counter.count(bigScope, Long.MIN_VALUE, Long.MAX_VALUE, m);
+                count = counter.count(scope, Long.MIN_VALUE, Long.MAX_VALUE, m);
                 ours[i] = (System.nanoTime() - s) / 1e9;
             }
             double[] grep = new double[5];
@@ -98,29 +146,59 @@ public final class SearchBenchmark {
             Arrays.sort(grep);
             System.out.printf("search '%s': %,d lines in %.3f s, %d chunks read (grep -F -c: %,d lines in %.3f s) = %.2f x grep"
                     + " (medians of 5)%n", keyword, count.lines(), ours[2], count.chunksRead(), grepCount, grep[2], ours[2] / grep[2]);
+            if (keyword.equals(Workload.FREQUENT)) {
+                frequent = ours[2];
+            }
         }
-        stages(queries, threads, bigScope); // warm: after the searches
-        LogReader reader = new LogReader(queries, threads);
-        for (Scope s : new Scope[] {bigScope, smallScope}) {
-            long[] times = new long[200];
-            for (int i = -20; i < times.length; i++) {
-                long t = System.nanoTime();
-                List<LogReader.Found> lines = reader.read(new LogReader.Request(s, Long.MIN_VALUE, Long.MAX_VALUE, null, false,
-                        1000, null, null));
-                if (lines.size() != 1001) {
-                    throw new IllegalStateException("tail read " + lines.size());
+        return frequent;
+    }
+
+    /** tail=1000 of the job 200 times after 20 to warm; @return p50, p99 (ms). */
+    private static double[] tail(LogReader reader, Scope s) {
+        long[] times = new long[200];
+        for (int i = -20; i < times.length; i++) {
+            long t = System.nanoTime();
+            List<LogReader.Found> lines = reader.read(new LogReader.Request(s, Long.MIN_VALUE, Long.MAX_VALUE, null, false,
+                    1000, null, null));
+            if (lines.size() != 1001) {
+                throw new IllegalStateException("tail read " + lines.size());
+            }
+            if (i >= 0) {
+                times[i] = System.nanoTime() - t;
+            }
+        }
+        Arrays.sort(times);
+        System.out.printf("tail=1000 of job %s: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", s.jobId(), times[100] / 1e6,
+                times[197] / 1e6, times[199] / 1e6);
+        return new double[] {times[100] / 1e6, times[197] / 1e6};
+    }
+
+    /** Puts every body of chunk_body into the S3 store under its chunk's key, 256 at a time. */
+    private static void copyBodies(String url, EmbeddedPostgresDb.Connection pg, S3ChunkStore store) throws Exception {
+        long t0 = System.nanoTime();
+        long n = 0;
+        try (Connection c = Bench.db(url, pg.user(), pg.password())) {
+            c.setAutoCommit(false);
+            try (PreparedStatement q = c.prepareStatement("SELECT day, id, body FROM logs.chunk_body")) {
+                q.setFetchSize(256);
+                List<ChunkStore.Body> batch = new ArrayList<>();
+                try (var r = q.executeQuery()) {
+                    while (r.next()) {
+                        batch.add(new ChunkStore.Body(new ChunkRef(r.getDate(1).toLocalDate(), r.getLong(2)), r.getBytes(3)));
+                        if (batch.size() == 256) {
+                            store.put(null, batch).await().indefinitely();
+                            n += batch.size();
+                            batch = new ArrayList<>();
+                        }
+                    }
                 }
-                if (i >= 0) {
-                    times[i] = System.nanoTime() - t;
+                if (!batch.isEmpty()) {
+                    store.put(null, batch).await().indefinitely();
+                    n += batch.size();
                 }
             }
-            Arrays.sort(times);
-            System.out.printf("tail=1000 of job %s: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", s.jobId(), times[100] / 1e6,
-                    times[197] / 1e6, times[199] / 1e6);
         }
-        threads.shutdown();
-        Files.deleteIfExists(file);
-        System.exit(0);
+        System.out.printf("copied %,d bodies to s3proxy (filesystem backend) in %.0f s%n", n, (System.nanoTime() - t0) / 1e9);
     }
 
     /**

@@ -111,8 +111,31 @@ public interface MetricsConfig {
         @WithDefault("9100")
         String nodePort();
 
-        /** Pod label whose value is the GPU pool of the exporter's node; absent: no pool. */
+        /** Label whose value is the GPU pool: the exporter pod's, else its Node's (cAdvisor: the Node's); absent: no pool. */
         Optional<String> poolLabel();
+
+        /**
+         * The kubelets' cAdvisor per node: {@code proxy} (through the API server, the client's credentials),
+         * {@code kubelet} (directly, the ServiceAccount token) or {@code off} (ADR 0030).
+         */
+        @WithDefault("proxy")
+        String cadvisor();
+
+        /** Scheme of the kubelet's port in {@code kubelet} mode ({@code http} only for a simulated cluster). */
+        @WithDefault("https")
+        String kubeletScheme();
+
+        /** The bearer token sent to a kubelet in {@code kubelet} mode. */
+        @WithDefault("/var/run/secrets/kubernetes.io/serviceaccount/token")
+        String kubeletTokenFile();
+
+        /** The CA a kubelet's serving certificate is checked against in {@code kubelet} mode. */
+        @WithDefault("/var/run/secrets/kubernetes.io/serviceaccount/ca.crt")
+        String kubeletCaFile();
+
+        /** Accept any kubelet certificate (self-signed serving certificates), as Prometheus' insecure_skip_verify. */
+        @WithDefault("false")
+        boolean kubeletInsecureSkipVerify();
     }
 
     interface Storage {

@@ -24,8 +24,8 @@ import org.xerial.snappy.Snappy;
  * {@code jobmon.metrics.storage=prometheus}: sends a batch's samples to the engine by remote-write 1.0 (prompb,
  * snappy) instead of writing head blocks, the record's node as the engine's node label when a series has none. A
  * failed request is retried with backoff; when it still fails the batch fails, and the consumer retries it with its
- * offsets uncommitted, so nothing is lost (ADR 0036). Samples the engine refuses for good (a 4xx: out of order, out
- * of bounds) are logged and not sent again.
+ * offsets uncommitted, so nothing is lost (ADR 0036). Samples the engine refuses for good (a 400: out of order, out
+ * of bounds) are logged and not sent again; any other answer is retried.
  */
 @ApplicationScoped
 public class EngineForwarder {

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * Xid errors as events. dcgm-exporter's {@code DCGM_FI_DEV_XID_ERRORS} is a gauge holding only the last Xid of
- * a GPU: a new event is a change of that code (to a non-zero one). {@code DCGM_EXP_XID_ERRORS_COUNT{xid}}
+ * a GPU: a new event is a change of that code (to a non-zero one); the code is its {@code err_code} label when
+ * there is one (dcgm-exporter 3.x adds it with {@code err_msg}), else the value. {@code DCGM_EXP_XID_ERRORS_COUNT{xid}}
  * (dcgm-exporter 3.3+) counts each code within a sliding window: a rise is that many new events.
  */
 public final class XidDetector {
@@ -41,6 +42,18 @@ public final class XidDetector {
         return g == null ? SeriesLabels.get(labels, "uuid") : g;
     }
 
+    /** A code label's number (dcgm-exporter 3.x's {@code err_code}, the count's {@code xid}); null when not one. */
+    static Integer code(String label) {
+        if (label == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(label.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     /**
      * @param samples Xid samples of one node in any order
      * @param state the known state (read and updated in place)
@@ -58,7 +71,8 @@ public final class XidDetector {
             String pod = SeriesLabels.get(s.labels(), SeriesLabels.POD);
             String ns = SeriesLabels.get(s.labels(), SeriesLabels.NAMESPACE);
             if (LAST_XID.equals(s.name())) {
-                int code = (int) s.value();
+                Integer labelled = code(SeriesLabels.get(s.labels(), "err_code"));
+                int code = labelled != null ? labelled : (int) s.value();
                 StateKey k = new StateKey(node, gpu, "last");
                 Double prev = state.get(k);
                 if (code != 0 && (prev == null || prev.intValue() != code)) {
@@ -67,15 +81,11 @@ public final class XidDetector {
                 state.put(k, (double) code);
             } else {
                 String xid = SeriesLabels.get(s.labels(), "xid");
-                if (xid == null) {
+                Integer parsed = code(xid != null ? xid : SeriesLabels.get(s.labels(), "err_code"));
+                if (parsed == null) {
                     continue;
                 }
-                int code;
-                try {
-                    code = Integer.parseInt(xid.trim());
-                } catch (NumberFormatException e) {
-                    continue;
-                }
+                int code = parsed;
                 StateKey k = new StateKey(node, gpu, "count:" + code);
                 double prev = state.getOrDefault(k, 0.0);
                 if (s.value() > prev) {

@@ -16,9 +16,9 @@ import java.util.function.Predicate;
  */
 public final class Catalogue {
 
-    /** Per GPU (dcgm-exporter) or per node (node_exporter). */
+    /** Per GPU (dcgm-exporter), per node (node_exporter) or per container of a pod (the kubelet's cAdvisor). */
     public enum Scope {
-        GPU, NODE
+        GPU, NODE, CONTAINER
     }
 
     /** How a source's samples become values: as they are, a rate per second, or an increase per step. */
@@ -35,9 +35,18 @@ public final class Catalogue {
 
     /**
      * @param special a computation that is not a sum of sources ({@code cpu_util}, {@code xid})
+     * @param inJob the container metric a job's chart answers this node metric with ({@link ContainerMetrics}), or null
      */
     public record Entry(String name, String unit, Scope scope, String exporter, List<Source> sources,
-            String special) {
+            String special, String inJob) {
+        Entry(String name, String unit, Scope scope, String exporter, List<Source> sources, String special) {
+            this(name, unit, scope, exporter, sources, special, null);
+        }
+
+        /** This entry under another name (a node metric a job's chart answers from its containers). */
+        Entry as(String otherName) {
+            return new Entry(otherName, unit, scope, exporter, sources, special, null);
+        }
     }
 
     private static final Predicate<Map<String, String>> REAL_NIC = l -> {
@@ -103,18 +112,23 @@ public final class Catalogue {
                 new Source("DCGM_FI_DEV_THERMAL_VIOLATION", 1e-9, Transform.RATE, l -> true));
         ENTRIES.put("cpu_util", new Entry("cpu_util", "%", Scope.NODE, "node-exporter",
                 List.of(new Source("node_cpu_seconds_total", 1, Transform.RATE, l -> "idle".equals(l.get("mode")))),
-                "cpu_util"));
-        node("mem_used", "B", Source.of("node_memory_MemTotal_bytes"),
-                new Source("node_memory_MemAvailable_bytes", -1, Transform.VALUE, l -> true));
+                "cpu_util", "container_cpu"));
+        ENTRIES.put("mem_used", new Entry("mem_used", "B", Scope.NODE, "node-exporter",
+                List.of(Source.of("node_memory_MemTotal_bytes"),
+                        new Source("node_memory_MemAvailable_bytes", -1, Transform.VALUE, l -> true)),
+                null, "container_mem_working_set"));
         node("mem_total", "B", Source.of("node_memory_MemTotal_bytes"));
-        node("net_rx", "B/s",
-                new Source("node_network_receive_bytes_total", 1, Transform.RATE, REAL_NIC));
-        node("net_tx", "B/s",
-                new Source("node_network_transmit_bytes_total", 1, Transform.RATE, REAL_NIC));
+        ENTRIES.put("net_rx", new Entry("net_rx", "B/s", Scope.NODE, "node-exporter",
+                List.of(new Source("node_network_receive_bytes_total", 1, Transform.RATE, REAL_NIC)), null,
+                "container_net_rx"));
+        ENTRIES.put("net_tx", new Entry("net_tx", "B/s", Scope.NODE, "node-exporter",
+                List.of(new Source("node_network_transmit_bytes_total", 1, Transform.RATE, REAL_NIC)), null,
+                "container_net_tx"));
         node("ib_rx", "B/s",
                 new Source("node_infiniband_port_data_received_bytes_total", 1, Transform.RATE, l -> true));
         node("ib_tx", "B/s",
                 new Source("node_infiniband_port_data_transmitted_bytes_total", 1, Transform.RATE, l -> true));
+        ContainerMetrics.ENTRIES.forEach(e -> ENTRIES.put(e.name(), e));
     }
 
     private Catalogue() {

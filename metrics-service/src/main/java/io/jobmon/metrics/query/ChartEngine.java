@@ -44,7 +44,10 @@ public final class ChartEngine {
             }
             mask(v, a.valid(), start, rc.stepMs());
             String gpu = entry.scope() == Catalogue.Scope.GPU ? a.series().gpu() : null;
-            String entity = a.series().node() + "/" + gpu + "/" + a.pod();
+            // a container metric adds up a pod's containers unless split by container
+            String container = entry.scope() == Catalogue.Scope.CONTAINER && groupBy == GroupBy.CONTAINER
+                    ? a.series().labels().get("container") : null;
+            String entity = a.series().node() + "/" + gpu + "/" + a.pod() + "/" + container;
             double[] acc = entities.computeIfAbsent(entity, k -> Buckets.nan(n));
             for (int b = 0; b < n; b++) {
                 if (!Double.isNaN(v[b])) {

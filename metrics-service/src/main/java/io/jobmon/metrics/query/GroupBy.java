@@ -5,9 +5,12 @@ import io.jobmon.metrics.store.SeriesLabels;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** How a chart splits its series: one line for the job, per pod, per node or per GPU. */
+/**
+ * How a chart splits its series: one line for the job, per pod, per node, per GPU or per container (a container
+ * metric's; any other metric's lines are per pod then).
+ */
 public enum GroupBy {
-    JOB, POD, NODE, GPU;
+    JOB, POD, NODE, GPU, CONTAINER;
 
     public static GroupBy parse(String s, GroupBy fallback) {
         if (s == null || s.isBlank()) {
@@ -16,7 +19,7 @@ public enum GroupBy {
         try {
             return valueOf(s.trim().toUpperCase());
         } catch (IllegalArgumentException e) {
-            throw ApiException.invalid("groupBy", "field.one-of", "job, pod, node, gpu");
+            throw ApiException.invalid("groupBy", "field.one-of", "job, pod, node, gpu, container");
         }
     }
 
@@ -35,8 +38,12 @@ public enum GroupBy {
         switch (this) {
             case JOB -> {
             }
-            case POD -> {
-                if (pod != null) {
+            case POD, CONTAINER -> {
+                String container = this == CONTAINER ? SeriesLabels.get(series, SeriesLabels.CONTAINER) : null;
+                if (container != null && pod != null) {
+                    m.put("pod", pod);
+                    m.put("container", container);
+                } else if (pod != null) {
                     m.put("pod", pod);
                 } else {
                     m.put("node", node); // the pod on this node is not known

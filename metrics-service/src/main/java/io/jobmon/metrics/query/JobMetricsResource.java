@@ -45,7 +45,7 @@ public class JobMetricsResource {
             @Parameter(description = "RFC 3339; default the job's end, or now") @QueryParam("to") String to,
             @Parameter(description = "seconds or 30s/5m/1h; default automatic") @QueryParam("step") String step,
             @Parameter(description = "high (≤1000 points, default), medium (≤300), low (≤100)") @QueryParam("resolution") String resolution,
-            @Parameter(description = "job (default), pod, node, gpu") @QueryParam("groupBy") String groupBy,
+            @Parameter(description = "job (default), pod, node, gpu, container (pod and container of a container metric)") @QueryParam("groupBy") String groupBy,
             @Parameter(description = "avg (default), max, min, sum") @QueryParam("aggregation") String aggregation) {
         ChartParams params = ChartParams.parse(metric, from, to, step, resolution, groupBy, aggregation, DEFAULT_METRICS,
                 GroupBy.JOB);

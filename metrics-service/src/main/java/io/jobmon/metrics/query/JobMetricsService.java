@@ -70,15 +70,27 @@ public class JobMetricsService {
         Set<String> gpuMetrics = metrics(params, Catalogue.Scope.GPU);
         Set<String> all = new LinkedHashSet<>(gpuMetrics);
         all.addAll(metrics(params, Catalogue.Scope.NODE));
-        return Uni.combine().all().unis(jobs.intervals(jobId), store.ofJob(jobId, gpuMetrics, all), jobs.alongside(jobId),
+        // labelled with the job's pods: dcgm-exporter's and cAdvisor's series (also those a node metric is answered with)
+        Set<String> podMetrics = new LinkedHashSet<>(gpuMetrics);
+        podMetrics.addAll(metrics(params, Catalogue.Scope.CONTAINER));
+        for (Catalogue.Entry e : params.metrics()) {
+            if (e.inJob() != null) {
+                Catalogue.get(e.inJob()).sources().forEach(s -> podMetrics.add(s.metric()));
+            }
+        }
+        return Uni.combine().all().unis(jobs.intervals(jobId), store.ofJob(jobId, podMetrics, all), jobs.alongside(jobId),
                 holdings.ofJob(jobId)).asTuple().map(t -> new Lookups(t.getItem1(), dedupe(t.getItem2()),
                         t.getItem3().stream().map(JobRepository.JobInterval::interval).toList(), t.getItem4()));
     }
 
     /** The stored metrics behind the asked ones of this scope. */
     private static Set<String> metrics(ChartParams params, Catalogue.Scope scope) {
+        return metrics(params.metrics(), scope);
+    }
+
+    private static Set<String> metrics(List<Catalogue.Entry> entries, Catalogue.Scope scope) {
         Set<String> out = new LinkedHashSet<>();
-        for (Catalogue.Entry e : params.metrics()) {
+        for (Catalogue.Entry e : entries) {
             if (e.scope() == scope) {
                 e.sources().forEach(s -> out.add(s.metric()));
             }
@@ -97,8 +109,10 @@ public class JobMetricsService {
         ResolutionChoice rc = choose(params, from, to, now.toEpochMilli());
         long start = Buckets.align(from, rc.stepMs());
         int n = Buckets.count(start, to, rc.stepMs());
-        Set<String> gpuMetrics = metrics(params, Catalogue.Scope.GPU);
-        Set<String> nodeMetrics = metrics(params, Catalogue.Scope.NODE);
+        List<Catalogue.Entry> entries = ContainerMetrics.inJob(params.metrics(), job, lookups.candidates());
+        Set<String> gpuMetrics = metrics(entries, Catalogue.Scope.GPU);
+        Set<String> nodeMetrics = metrics(entries, Catalogue.Scope.NODE);
+        Set<String> containerMetrics = metrics(entries, Catalogue.Scope.CONTAINER);
         List<Placements.Interval> mine = lookups.mine();
         List<Placements.Interval> otherIntervals = lookups.others();
         List<Holdings.Held> held = lookups.held();
@@ -111,8 +125,13 @@ public class JobMetricsService {
                 gpuCandidates, true, from, to, held);
         Attribution.Result nd = Attribution.attribute(job.pods(), job.namespace(), mine, otherIntervals,
                 nodeCandidates, false, from, to, List.of());
+        // a container's series is the job's by its pod labels only (no placement: jobs share nodes)
+        Attribution.Result ct = Attribution.attribute(job.pods(), job.namespace(), List.of(), List.of(),
+                candidates.stream().filter(s -> containerMetrics.contains(s.metric())).toList(), false, from, to,
+                List.of());
         List<Attribution.Attributed> attributed = new ArrayList<>(g.series());
         attributed.addAll(nd.series());
+        attributed.addAll(ContainerMetrics.keepNetwork(ct.series()));
         List<Attribution.Unattributed> left = new ArrayList<>(g.unattributed());
         left.addAll(nd.unattributed());
         List<Chart.Attributed> xidAttribution = new ArrayList<>();
@@ -120,7 +139,7 @@ public class JobMetricsService {
                 xidLines(params, job, lookups, nodes, start, to, n, rc, xidAttribution)).asTuple().map(t2 -> {
                     ChartEngine.Data data = t2.getItem1();
                     List<Chart.Series> lines = new ArrayList<>();
-                    for (Catalogue.Entry e : params.metrics()) {
+                    for (Catalogue.Entry e : entries) {
                         if ("xid".equals(e.special())) {
                             lines.addAll(t2.getItem2());
                             continue;
@@ -165,7 +184,10 @@ public class JobMetricsService {
         if (params.metrics().stream().noneMatch(e -> "xid".equals(e.special())) || nodes.length == 0) {
             return Uni.createFrom().item(List.of());
         }
-        return xids.onNodes(nodes, start, to).map(events -> {
+        // the Xid that ended a run is scraped after the end: a finished job's chart, to its end by default, takes the
+        // events of the minute after it into its last step (as a holding's series, Holdings.AFTER_LAST)
+        long late = params.to() == null && job.finishedAt() != null ? Holdings.AFTER_LAST : 0;
+        return xids.onNodes(nodes, start, to + late).map(events -> {
             Map<Map<String, String>, double[]> byGroup = new LinkedHashMap<>();
             Map<Map<String, String>, Set<String>> methods = new LinkedHashMap<>();
             for (XidEvents.Event e : events) {
@@ -180,7 +202,7 @@ public class JobMetricsService {
                 } else if (exclusive(lookups.mine(), lookups.others(), e.node(), e.tsMs())) {
                     method = Attribution.PLACEMENT;
                 }
-                int b = method == null ? -1 : Buckets.index(e.tsMs(), start, rc.stepMs(), n);
+                int b = method == null ? -1 : Buckets.index(Math.min(e.tsMs(), to - 1), start, rc.stepMs(), n);
                 if (b < 0) {
                     continue;
                 }

@@ -55,16 +55,17 @@ public class SummaryService {
             Map<String, Gpu> gpus = new LinkedHashMap<>();
             Map<String, String> pods = new HashMap<>();
             a.attribution().forEach(x -> pods.putIfAbsent(x.node() + "/" + x.gpu(), x.pod()));
-            double stepMinutes = a.stepSeconds() / 60.0;
+            long stepMs = a.stepSeconds() * 1000;
             double idleBelow = config.jobs().idleBelowPercent();
             for (Chart.Series s : a.series()) {
                 Gpu g = gpu(gpus, pods, s);
                 for (Object[] p : s.points()) {
                     double v = ((Number) p[1]).doubleValue();
-                    g.utilSum += v * stepMinutes;
-                    g.minutes += stepMinutes;
+                    double minutes = minutesIn(((Instant) p[0]).toEpochMilli(), stepMs, range[0], range[1]);
+                    g.utilSum += v * minutes;
+                    g.minutes += minutes;
                     if (v < idleBelow) {
-                        g.idleMinutes += stepMinutes;
+                        g.idleMinutes += minutes;
                     }
                 }
             }
@@ -80,14 +81,25 @@ public class SummaryService {
                 }
             }
             double runHours = Duration.between(range[0], range[1]).toMillis() / 3_600_000.0;
-            Summary.Pod all = figures(null, List.copyOf(gpus.values()), job.gpuCount(), runHours);
+            // the job's GPU-hours are its pods' (the same GPUs over the same minutes); the allocation only without data
+            Summary.Pod all = figures(null, List.copyOf(gpus.values()), gpus.isEmpty() ? job.gpuCount() : 0, runHours);
             Map<String, List<Gpu>> byPod = new LinkedHashMap<>();
             gpus.values().forEach(g -> byPod.computeIfAbsent(g.pod == null ? "" : g.pod, k -> new ArrayList<>()).add(g));
             List<Summary.Pod> perPod = new ArrayList<>();
             byPod.forEach((pod, list) -> perPod.add(figures(pod.isEmpty() ? null : pod, list, 0, runHours)));
+            double gpuHours = perPod.isEmpty() ? all.gpuHours()
+                    : ChartEngine.round(perPod.stream().mapToDouble(Summary.Pod::gpuHours).sum());
+            double idleHours = perPod.isEmpty() ? all.idleGpuHours()
+                    : ChartEngine.round(perPod.stream().mapToDouble(Summary.Pod::idleGpuHours).sum());
             return new Summary(job.jobId(), finalSummary, now, range[0], range[1], Math.max(job.gpuCount(), gpus.size()),
-                    all.avgGpuUtil(), all.peakGpuUtil(), all.peakGpuMemMiB(), all.gpuHours(), all.idleGpuHours(), perPod);
+                    all.avgGpuUtil(), all.peakGpuUtil(), all.peakGpuMemMiB(), gpuHours, idleHours, perPod);
         }));
+    }
+
+    /** Minutes of the bucket [t, t + step) within the run [from, to): a first or last bucket counts in part. */
+    static double minutesIn(long t, long stepMs, Instant from, Instant to) {
+        long overlap = Math.min(t + stepMs, to.toEpochMilli()) - Math.max(t, from.toEpochMilli());
+        return Math.max(0, overlap) / 60_000.0;
     }
 
     private static Gpu gpu(Map<String, Gpu> gpus, Map<String, String> pods, Chart.Series s) {

@@ -2,22 +2,15 @@ package io.jobmon.metrics.scrape;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.jobmon.metrics.config.MetricsConfig;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +20,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Finds the exporters of each configured cluster: running pods matching dcgm-exporter's and node_exporter's label
- * selectors become targets {@code http://<podIP>:<port>/metrics} on the pod's node. One replica lists each
+ * selectors become targets {@code http://<podIP>:<port>/metrics} on the pod's node, and every node's kubelet
+ * cAdvisor a target ({@link Cadvisor}; a cluster whose nodes cannot be listed has none). One replica lists each
  * cluster at a time (a lease per cluster, as event-ingest's watchers); every replica then scrapes its share.
  */
 @ApplicationScoped
@@ -36,24 +30,18 @@ public class KubernetesDiscovery {
     private static final Logger LOG = Logger.getLogger(KubernetesDiscovery.class);
 
     private final MetricsConfig config;
-    private final Instance<KubernetesClient> defaultClient;
+    private final ClusterClients clients;
     private final TargetRepository targets;
     private final Leases leases;
     private final ScrapeManager manager;
-    private final Map<String, KubernetesClient> owned = new ConcurrentHashMap<>();
 
-    public KubernetesDiscovery(MetricsConfig config, Instance<KubernetesClient> defaultClient, TargetRepository targets,
+    public KubernetesDiscovery(MetricsConfig config, ClusterClients clients, TargetRepository targets,
             Leases leases, ScrapeManager manager) {
         this.config = config;
-        this.defaultClient = defaultClient;
+        this.clients = clients;
         this.targets = targets;
         this.leases = leases;
         this.manager = manager;
-    }
-
-    @PreDestroy
-    void close() {
-        owned.values().forEach(KubernetesClient::close);
     }
 
     @Scheduled(every = "${jobmon.metrics.discovery.every:30s}", delayed = "1s",
@@ -86,15 +74,38 @@ public class KubernetesDiscovery {
 
     /** Blocking: the fabric8 list calls. */
     List<ScrapeTarget> list(String name, MetricsConfig.Cluster cluster) {
-        KubernetesClient client = client(name, cluster);
+        KubernetesClient client = clients.of(name);
+        List<Node> nodes = null;
+        if (!"off".equals(cluster.cadvisor()) || cluster.poolLabel().isPresent()) {
+            try {
+                nodes = client.nodes().list().getItems();
+            } catch (RuntimeException e) {
+                LOG.warnf("cluster %s: nodes not listed, no cAdvisor targets (%s)", name, e.getMessage());
+            }
+        }
+        // an exporter pod without the pool label is in its node's pool
+        Map<String, String> pools = new java.util.HashMap<>();
+        if (nodes != null && cluster.poolLabel().isPresent()) {
+            for (Node n : nodes) {
+                String pool = n.getMetadata().getLabels() == null ? null
+                        : n.getMetadata().getLabels().get(cluster.poolLabel().get());
+                if (pool != null) {
+                    pools.put(n.getMetadata().getName(), pool);
+                }
+            }
+        }
         List<ScrapeTarget> out = new ArrayList<>();
-        add(out, name, cluster, client, cluster.dcgmSelector(), cluster.dcgmPort(), "dcgm-exporter");
-        add(out, name, cluster, client, cluster.nodeSelector(), cluster.nodePort(), "node-exporter");
+        add(out, name, cluster, client, cluster.dcgmSelector(), cluster.dcgmPort(), "dcgm-exporter", pools);
+        add(out, name, cluster, client, cluster.nodeSelector(), cluster.nodePort(), "node-exporter", pools);
+        if (nodes != null && !"off".equals(cluster.cadvisor())) {
+            String api = client.getMasterUrl().toString();
+            out.addAll(Cadvisor.targets(name, cluster, nodes, api.endsWith("/") ? api : api + "/"));
+        }
         return out;
     }
 
     private static void add(List<ScrapeTarget> out, String name, MetricsConfig.Cluster cluster, KubernetesClient client,
-            String selector, String port, String job) {
+            String selector, String port, String job, Map<String, String> nodePools) {
         Map<String, String> labels = selector(selector);
         List<Pod> pods = cluster.namespace().isPresent()
                 ? client.pods().inNamespace(cluster.namespace().get()).withLabels(labels).list().getItems()
@@ -111,7 +122,7 @@ public class KubernetesDiscovery {
                 continue;
             }
             String pool = cluster.poolLabel().map(l -> p.getMetadata().getLabels() == null ? null
-                    : p.getMetadata().getLabels().get(l)).orElse(null);
+                    : p.getMetadata().getLabels().get(l)).orElse(nodePools.get(p.getSpec().getNodeName()));
             String id = name + "/" + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
             out.add(new ScrapeTarget(id, "http://" + p.getStatus().getPodIP() + ":" + number + "/metrics", job,
                     p.getSpec().getNodeName(), name, pool, "k8s:" + name));
@@ -146,21 +157,6 @@ public class KubernetesDiscovery {
             }
         }
         return out;
-    }
-
-    private KubernetesClient client(String name, MetricsConfig.Cluster cluster) {
-        if (cluster.kubeconfig().isEmpty()) {
-            return defaultClient.get();
-        }
-        return owned.computeIfAbsent(name, n -> {
-            Path path = Path.of(cluster.kubeconfig().get());
-            try {
-                Config c = Config.fromKubeconfig(cluster.context().orElse(null), Files.readString(path), path.toString());
-                return new KubernetesClientBuilder().withConfig(c).build();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read kubeconfig " + path, e);
-            }
-        });
     }
 
     /** Clusters this replica lists. */

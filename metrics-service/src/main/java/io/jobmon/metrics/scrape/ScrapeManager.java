@@ -130,7 +130,7 @@ public class ScrapeManager {
                 .call(results -> health.record(holder, results));
     }
 
-    private Uni<Scraper.Result> scrapeAndPublish(ScrapeTarget t) {
+    Uni<Scraper.Result> scrapeAndPublish(ScrapeTarget t) {
         return scraper.scrape(t).call(r -> r.samples().isEmpty() ? Uni.createFrom().voidItem()
                 : publisher.publish(t.node(), SeriesBuilder.of(r.samples()), config.remoteWrite().samplesPerRecord())
                         .invoke(() -> metrics.scraped(r.samples().size())));

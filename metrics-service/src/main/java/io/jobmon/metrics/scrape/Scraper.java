@@ -22,7 +22,8 @@ import java.util.Map;
  * Scrapes one target as Prometheus does: asks for OpenMetrics or the text format, parses what comes back by its
  * content type, and adds the target's labels ({@code job}, {@code instance}, {@code cluster}, {@code pool}); an
  * exposed label of the same name is kept as {@code exported_<name>} (honor_labels off). Samples without a
- * timestamp take the scrape's time; NaN samples are dropped.
+ * timestamp take the scrape's time (cAdvisor's carry their own); NaN samples are dropped, and of a cAdvisor all but
+ * the kept families of pods ({@link Cadvisor}).
  */
 @ApplicationScoped
 public class Scraper {
@@ -38,9 +39,12 @@ public class Scraper {
     private final HttpClient client;
     private final MetricsConfig config;
 
-    public Scraper(Vertx vertx, MetricsConfig config) {
+    private final KubeletAccess kubelets;
+
+    public Scraper(Vertx vertx, MetricsConfig config, KubeletAccess kubelets) {
         this.vertx = vertx;
         this.config = config;
+        this.kubelets = kubelets;
         this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout((int) config.scrape().timeout().toMillis()).setKeepAlive(true).setMaxPoolSize(8));
     }
@@ -54,17 +58,34 @@ public class Scraper {
         long start = System.nanoTime();
         long scrapeMs = System.currentTimeMillis();
         long maxBytes = config.scrape().maxBodyMegabytes() * 1024L * 1024L;
+        return fetch(target, maxBytes)
+                .chain(r -> vertx.executeBlocking(Uni.createFrom().item(() -> samples(target, r.contentType(),
+                        r.text(), scrapeMs))))
+                .map(samples -> new Result(target, true, seconds(start), samples, null))
+                .onFailure().recoverWithItem(e -> new Result(target, false, seconds(start), List.of(),
+                        e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+    }
+
+    /** The target's exposition: a discovered cAdvisor through its cluster ({@link KubeletAccess}), else plain GET. */
+    private Uni<KubeletAccess.Body> fetch(ScrapeTarget target, long maxBytes) {
+        MetricsConfig.Cluster cluster = kubelets.clusterOf(target);
+        if (cluster != null && Cadvisor.PROXY.equals(cluster.cadvisor())) {
+            return kubelets.viaProxy(target, maxBytes).ifNoItem().after(config.scrape().timeout()).fail();
+        }
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(target.url())
                 .putHeader("Accept", ACCEPT).putHeader("X-Prometheus-Scrape-Timeout-Seconds",
                         String.valueOf(config.scrape().timeout().toSeconds()))
                 .setTimeout(config.scrape().timeout().toMillis());
-        return client.request(options).chain(req -> req.send())
-                .chain(resp -> body(resp, maxBytes).map(body -> new Object[] {resp.getHeader("Content-Type"), body}))
-                .chain(r -> vertx.executeBlocking(Uni.createFrom().item(() -> samples(target, (String) r[0],
-                        ((Buffer) r[1]).toString(), scrapeMs))))
-                .map(samples -> new Result(target, true, seconds(start), samples, null))
-                .onFailure().recoverWithItem(e -> new Result(target, false, seconds(start), List.of(),
-                        e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        HttpClient http = client;
+        if (cluster != null) {
+            http = kubelets.kubeletClient(target.source().substring(4), cluster);
+            String bearer = KubeletAccess.bearer(cluster);
+            if (bearer != null) {
+                options.putHeader("Authorization", bearer);
+            }
+        }
+        return http.request(options).chain(req -> req.send()).chain(resp -> body(resp, maxBytes)
+                .map(body -> new KubeletAccess.Body(resp.getHeader("Content-Type"), body.toString())));
     }
 
     private static Uni<Buffer> body(HttpClientResponse resp, long maxBytes) {
@@ -88,8 +109,9 @@ public class Scraper {
         ExpositionParser.Result parsed = ExpositionParser.parse(body, om);
         Map<String, String> targetLabels = targetLabels(target);
         List<MetricSamples.Sample> out = new ArrayList<>(parsed.samples().size());
+        boolean cadvisor = Cadvisor.JOB.equals(target.job());
         for (ExpositionParser.Sample s : parsed.samples()) {
-            if (Double.isNaN(s.value())) {
+            if (Double.isNaN(s.value()) || cadvisor && !Cadvisor.kept(s.name(), s.labels())) {
                 continue;
             }
             Map<String, String> labels = new LinkedHashMap<>(s.labels().size() + targetLabels.size());

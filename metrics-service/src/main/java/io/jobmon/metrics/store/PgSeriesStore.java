@@ -133,13 +133,14 @@ public class PgSeriesStore implements SeriesStore {
     }
 
     @Override
-    public Uni<List<GpuTotal>> gpuTotals(long fromMs, long toMs) {
-        return pool.preparedQuery("SELECT cluster, pool, count(DISTINCT node || '/' || gpu) AS n FROM series"
+    public Uni<List<GpuPresent>> gpusPresent(long fromMs, long toMs) {
+        return pool.preparedQuery("SELECT DISTINCT ON (node, gpu) node, gpu, cluster, pool FROM series"
                 + " WHERE metric = 'DCGM_FI_DEV_GPU_UTIL' AND gpu IS NOT NULL AND first_ms < $2 AND last_ms >= $1"
-                + " GROUP BY cluster, pool").execute(Tuple.of(fromMs, toMs)).map(rows -> {
-                    List<GpuTotal> out = new ArrayList<>();
+                + " ORDER BY node, gpu, pool IS NULL, cluster IS NULL").execute(Tuple.of(fromMs, toMs)).map(rows -> {
+                    List<GpuPresent> out = new ArrayList<>();
                     for (Row r : rows) {
-                        out.add(new GpuTotal(r.getString("cluster"), r.getString("pool"), r.getLong("n").intValue()));
+                        out.add(new GpuPresent(r.getString("node"), r.getString("gpu"), r.getString("cluster"),
+                                r.getString("pool")));
                     }
                     return out;
                 });

@@ -29,7 +29,11 @@ public class PromClient {
     public record Series(Map<String, String> labels, long[] t, double[] v) {
     }
 
-    /** The engine answered outside 2xx: {@code retry} when a later attempt may succeed (5xx, 429). */
+    /**
+     * The engine answered outside 2xx: {@code retry} unless it refused the request itself (400: out of order, out of
+     * bounds, a duplicate with another value), which no later attempt changes; a 404 or 401 (a receiver not enabled,
+     * a token missing) is a setup to fix, held and retried rather than dropped.
+     */
     public static final class EngineException extends RuntimeException {
         public final int status;
 
@@ -39,7 +43,7 @@ public class PromClient {
         }
 
         public boolean retry() {
-            return status >= 500 || status == 429 || status == 0;
+            return status != 400;
         }
     }
 

@@ -231,13 +231,25 @@ public class PromSeriesStore implements SeriesStore {
         return b.toString();
     }
 
-    /** Overview: the GPUs reporting utilisation in the range per cluster and pool. */
+    /** Overview: the GPUs reporting utilisation in the range, each once (a labelled cluster and pool preferred). */
     @Override
-    public Uni<List<GpuTotal>> gpuTotals(long fromMs, long toMs) {
-        String q = "count by (cluster, pool) (count by (cluster, pool, " + nodeLabel + ", gpu) (last_over_time("
-                + "DCGM_FI_DEV_GPU_UTIL{gpu!=\"\"}[" + PromSelectors.ms(Math.max(1, toMs - fromMs)) + "])))";
-        return engine.query(q, toMs).map(found -> found.stream().map(s -> new GpuTotal(SeriesLabels.get(s.labels(),
-                SeriesLabels.CLUSTER), SeriesLabels.get(s.labels(), SeriesLabels.POOL), (int) s.v()[0])).toList());
+    public Uni<List<GpuPresent>> gpusPresent(long fromMs, long toMs) {
+        String q = "count by (cluster, pool, " + nodeLabel + ", gpu) (last_over_time(DCGM_FI_DEV_GPU_UTIL{gpu!=\"\"}["
+                + PromSelectors.ms(Math.max(1, toMs - fromMs)) + "]))";
+        return engine.query(q, toMs).map(found -> {
+            Map<String, GpuPresent> out = new TreeMap<>();
+            for (PromClient.Series s : found) {
+                GpuPresent g = new GpuPresent(SeriesLabels.get(s.labels(), nodeLabel), SeriesLabels.get(s.labels(),
+                        SeriesLabels.GPU), SeriesLabels.get(s.labels(), SeriesLabels.CLUSTER),
+                        SeriesLabels.get(s.labels(), SeriesLabels.POOL));
+                out.merge(g.node() + "/" + g.gpu(), g, (a, b) -> rank(b) > rank(a) ? b : a);
+            }
+            return List.copyOf(out.values());
+        });
+    }
+
+    private static int rank(GpuPresent g) {
+        return (g.pool() != null ? 2 : 0) + (g.cluster() != null ? 1 : 0);
     }
 
     /** {@code *_over_time} drop the metric name: put it back, for the id. */

@@ -41,10 +41,13 @@ public interface SeriesStore {
         return rollups(series, resolution, fromMs, toMs);
     }
 
-    /** GPUs of a cluster and pool (null: none) with utilisation samples in a range. */
-    record GpuTotal(String cluster, String pool, int gpus) {
+    /** A GPU seen reporting in a range: where it is, the cluster and pool its exporter names (null: none). */
+    record GpuPresent(String node, String gpu, String cluster, String pool) {
     }
 
-    /** The GPUs reporting {@code DCGM_FI_DEV_GPU_UTIL} within [from, to), per cluster and pool (the overview's totals). */
-    Uni<List<GpuTotal>> gpuTotals(long fromMs, long toMs);
+    /**
+     * The GPUs reporting {@code DCGM_FI_DEV_GPU_UTIL} within [from, to), each once (a labelled cluster and pool
+     * preferred): the overview's totals.
+     */
+    Uni<List<GpuPresent>> gpusPresent(long fromMs, long toMs);
 }

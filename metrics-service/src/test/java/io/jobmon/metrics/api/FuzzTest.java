@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.metrics.Fixtures;
 import io.jobmon.testsupport.FuzzChecks;
+import io.jobmon.testsupport.AlertmanagerTestResource;
 import io.jobmon.testsupport.KafkaTestResource;
 import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
@@ -24,6 +25,7 @@ import java.util.List;
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
 @WithTestResource(OidcWiremockTestResource.class)
+@WithTestResource(AlertmanagerTestResource.class)
 class FuzzTest extends FuzzChecks {
 
     private static String job;

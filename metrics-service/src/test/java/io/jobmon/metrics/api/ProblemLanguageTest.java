@@ -32,7 +32,7 @@ class ProblemLanguageTest {
         given().auth().oauth2(Tokens.alice()).header("Accept-Language", "en")
                 .get("/api/v1/jobs/j-any/metrics?groupBy=rack").then().statusCode(400)
                 .body("title", equalTo("Bad Request")).body("errors[0].field", equalTo("groupBy"))
-                .body("errors[0].message", equalTo("must be one of job, pod, node, gpu"));
+                .body("errors[0].message", equalTo("must be one of job, pod, node, gpu, container"));
     }
 
     @Test

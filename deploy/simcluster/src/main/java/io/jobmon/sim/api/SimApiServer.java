@@ -82,6 +82,11 @@ public final class SimApiServer implements AutoCloseable {
         return "http://" + host + ":" + server.getPort();
     }
 
+    /** Where {@code GET /api/v1/nodes/{node}/proxy/metrics/cadvisor} goes (the API server's node proxy). */
+    public void kubelets(KubeletProxy proxy) {
+        crud.kubelets(proxy);
+    }
+
     SimCrudDispatcher dispatcher() {
         return crud;
     }

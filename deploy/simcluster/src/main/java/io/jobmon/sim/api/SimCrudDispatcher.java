@@ -49,6 +49,7 @@ public final class SimCrudDispatcher extends KubernetesCrudDispatcher {
     static final int HISTORY = 1024;
     static final String FOREGROUND = "foregroundDeletion";
     private static final Pattern JOB_PATH = Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs/[^/?]+.*");
+    private static final Pattern CADVISOR_PATH = Pattern.compile("^/api/v1/nodes/([^/?]+)/proxy/metrics/cadvisor/?(\\?.*)?$");
 
     private record Change(long rv, AttributeSet oldAttributes, AttributeSet newAttributes, String oldJson,
             String newJson) {
@@ -59,9 +60,18 @@ public final class SimCrudDispatcher extends KubernetesCrudDispatcher {
     private final ArrayDeque<Change> history = new ArrayDeque<>();
     /** The newest resourceVersion dropped from the history; a watch from before it is answered 410. */
     private long compactedThrough;
+    private volatile KubeletProxy kubelets = node -> java.util.Optional.empty();
+
+    void kubelets(KubeletProxy proxy) {
+        kubelets = proxy;
+    }
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        var cadvisor = CADVISOR_PATH.matcher(request.getPath());
+        if (request.method() == HttpMethod.GET && cadvisor.matches()) {
+            return kubelets.cadvisor(URLDecoder.decode(cadvisor.group(1), StandardCharsets.UTF_8));
+        }
         if (request.method() == HttpMethod.DELETE && JOB_PATH.matcher(request.getPath()).matches()
                 && "Foreground".equals(propagationPolicy(request))) {
             return markForegroundDeletion(request.getPath());

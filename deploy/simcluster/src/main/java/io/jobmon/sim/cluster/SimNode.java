@@ -30,12 +30,19 @@ public final class SimNode {
     private volatile long memoryUsedBytes;
     private volatile long diskUsedBytes = BASE_DISK_USED;
     /** What each pod running here uses: CPU share, resident memory, network, bytes it wrote to the root disk. */
-    private final java.util.Map<String, double[]> usage = new java.util.HashMap<>();
+    private final java.util.Map<String, double[]> usage = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per pod, since its first figure: CPU core-seconds, bytes received and sent (what its cgroups count). */
+    private final java.util.Map<String, Counter[]> meters = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per pod, the cores its CFS quota lets it use (its containers' CPU limits). */
+    private final java.util.Map<String, Double> cpuLimits = new java.util.concurrent.ConcurrentHashMap<>();
     /** CPU seconds spent busy and idle, summed over all CPUs (node_cpu_seconds_total before its split). */
     private final Counter cpuBusySeconds;
     private final Counter cpuIdleSeconds;
     private final Counter networkReceivedBytes;
     private final Counter networkSentBytes;
+    /** The InfiniBand HCAs' data (the pods' NCCL traffic between nodes), summed over the node's ports. */
+    private final Counter infinibandReceivedBytes;
+    private final Counter infinibandSentBytes;
     private int podCount;
     private volatile long oomKills;
     private int nextPodIp = 2;
@@ -49,6 +56,8 @@ public final class SimNode {
         this.cpuIdleSeconds = new Counter(0, cpus * 0.98, bootTime);
         this.networkReceivedBytes = new Counter(0, 40_000, bootTime);
         this.networkSentBytes = new Counter(0, 35_000, bootTime);
+        this.infinibandReceivedBytes = new Counter(0, 1_200, bootTime);
+        this.infinibandSentBytes = new Counter(0, 1_100, bootTime);
         this.gpus = IntStream.range(0, spec.gpus()).mapToObj(i -> new GpuDevice(spec.name(), i, spec.model())).toList();
     }
 
@@ -173,12 +182,40 @@ public final class SimNode {
     /** The pod is gone from the node: its processes and its ephemeral storage with it. */
     public void podGone(String pod, Instant at) {
         usage.remove(pod);
+        meters.remove(pod);
+        cpuLimits.remove(pod);
         recompute(at);
     }
 
     private void use(String pod, int what, double value, Instant at) {
-        usage.computeIfAbsent(pod, k -> new double[4])[what] = value;
+        double[] u = usage.computeIfAbsent(pod, k -> new double[4]);
+        u[what] = value;
+        Counter[] m = meters.computeIfAbsent(pod, k -> new Counter[] {new Counter(0, 0, at), new Counter(0, 0, at),
+                new Counter(0, 0, at)});
+        m[0].rate(Math.min(u[CPU] * (NodeSpec.CPU_MILLIS / 1000), cpuLimits.getOrDefault(pod, Double.MAX_VALUE)), at);
+        m[1].rate(u[NETWORK], at);
+        m[2].rate(u[NETWORK] * 0.98, at);
         recompute(at);
+    }
+
+    /** The pod's CPU limit (its CFS quota, in cores): its CPU seconds grow no faster (throttled). */
+    public void podCpuLimit(String pod, double cores) {
+        cpuLimits.put(pod, cores);
+    }
+
+    /** What a pod running here has used so far (zeros for a pod without figures), as its cgroups count it. */
+    public record PodFigures(double cpuSeconds, long memoryBytes, double receivedBytes, double sentBytes,
+            long writtenBytes) {
+        public static final PodFigures NONE = new PodFigures(0, 0, 0, 0, 0);
+    }
+
+    public PodFigures pod(String pod, Instant at) {
+        double[] u = usage.get(pod);
+        Counter[] m = meters.get(pod);
+        if (u == null || m == null) {
+            return PodFigures.NONE;
+        }
+        return new PodFigures(m[0].total(at), (long) u[MEMORY], m[1].total(at), m[2].total(at), (long) u[DISK]);
     }
 
     private void recompute(Instant at) {
@@ -198,6 +235,8 @@ public final class SimNode {
         cpuIdleSeconds.rate(cpus * (1 - f), at);
         networkReceivedBytes.rate(40_000 + net, at);
         networkSentBytes.rate(35_000 + net, at);
+        infinibandReceivedBytes.rate(1_200 + net, at);
+        infinibandSentBytes.rate(1_100 + net * 0.98, at);
         memoryUsedBytes = (long) mem;
         diskUsedBytes = BASE_DISK_USED + (long) disk;
     }
@@ -216,5 +255,13 @@ public final class SimNode {
 
     public double networkSentBytes(Instant at) {
         return networkSentBytes.total(at);
+    }
+
+    public double infinibandReceivedBytes(Instant at) {
+        return infinibandReceivedBytes.total(at);
+    }
+
+    public double infinibandSentBytes(Instant at) {
+        return infinibandSentBytes.total(at);
     }
 }

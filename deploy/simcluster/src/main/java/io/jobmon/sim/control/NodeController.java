@@ -61,14 +61,14 @@ public final class NodeController {
         this.onBack = back;
     }
 
-    /** Registers every node of the fleet, Ready, as its kubelet would on start. */
-    public void registerAll() {
+    /** Registers every node of the fleet, Ready, as its kubelet would on start, with its kubelet's port. */
+    public void registerAll(java.util.function.ToIntFunction<String> kubeletPort) {
         for (SimNode n : fleet.nodes()) {
-            kube.create(build(n));
+            kube.create(build(n, kubeletPort.applyAsInt(n.name())));
         }
     }
 
-    Node build(SimNode n) {
+    Node build(SimNode n, int kubeletPort) {
         NodeSpec s = n.spec();
         String now = EventRecorder.seconds(clock.now());
         Map<String, String> labels = new LinkedHashMap<>();
@@ -102,7 +102,7 @@ public final class NodeController {
                 .addNewAddress().withType("InternalIP").withAddress(hostIp).endAddress()
                 .addNewAddress().withType("Hostname").withAddress(n.name()).endAddress()
                 .withConditions(conditions(true, false, now))
-                .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(10250).endKubeletEndpoint().endDaemonEndpoints()
+                .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(kubeletPort).endKubeletEndpoint().endDaemonEndpoints()
                 .withNewNodeInfo().withArchitecture("amd64").withOperatingSystem("linux").withOsImage("Ubuntu 22.04.4 LTS")
                 .withKernelVersion("5.15.0-119-generic").withContainerRuntimeVersion("containerd://1.7.22")
                 .withKubeletVersion("v1.31.4").withKubeProxyVersion("").withMachineID(machine)

@@ -46,6 +46,8 @@ public final class NodeExporter {
         family(out, "node_filesystem_size_bytes", "gauge", "Filesystem size in bytes.");
         sample(out, "node_filesystem_size_bytes", fs, size);
 
+        infiniband(out, node, now);
+
         double load = Math.max(0.05, cpus * busyFraction(node, now));
         family(out, "node_load1", "gauge", "1m load average.");
         sample(out, "node_load1", "", round2(load));
@@ -81,6 +83,44 @@ public final class NodeExporter {
         family(out, "node_vmstat_oom_kill", "untyped", "/proc/vmstat information field oom_kill.");
         sample(out, "node_vmstat_oom_kill", "", node.oomKills());
         return out.toString();
+    }
+
+    /**
+     * The infiniband collector (sysfs {@code /sys/class/infiniband/<device>/ports/<port>/counters}): one ConnectX
+     * HCA {@code mlx5_<i>} per two GPUs, port 1 each, active at 200 Gb/s; the node's NCCL traffic split over them.
+     */
+    private static void infiniband(StringBuilder out, SimNode node, Instant now) {
+        int hcas = Math.max(1, node.gpus().size() / 2);
+        double rx = node.infinibandReceivedBytes(now) / hcas;
+        double tx = node.infinibandSentBytes(now) / hcas;
+        family(out, "node_infiniband_info", "gauge", "Non-numeric data from /sys/class/infiniband/<device>, value is always 1.");
+        for (int i = 0; i < hcas; i++) {
+            sample(out, "node_infiniband_info", "board_id=\"MT_0000000223\",device=\"mlx5_" + i
+                    + "\",firmware_version=\"22.39.1002\",hca_type=\"MT4123\"", 1);
+        }
+        ibPort(out, hcas, "node_infiniband_link_downed_total", "counter",
+                "Number of times the link failed to recover from an error state and went down", i -> 0);
+        ibPort(out, hcas, "node_infiniband_port_data_received_bytes_total", "counter",
+                "Number of data octets received on all links", i -> Math.floor(rx * (1 + (i % 2) * 0.002)));
+        ibPort(out, hcas, "node_infiniband_port_data_transmitted_bytes_total", "counter",
+                "Number of data octets transmitted on all links", i -> Math.floor(tx * (1 + (i % 2) * 0.002)));
+        ibPort(out, hcas, "node_infiniband_port_errors_received_total", "counter",
+                "Number of packets containing an error that were received on this port", i -> 0);
+        ibPort(out, hcas, "node_infiniband_port_packets_received_total", "counter",
+                "Number of packets received on all VLs by this port (including errors)", i -> Math.floor(rx / 4096));
+        ibPort(out, hcas, "node_infiniband_port_packets_transmitted_total", "counter",
+                "Number of packets transmitted on all VLs from this port (including errors)", i -> Math.floor(tx / 4096));
+        ibPort(out, hcas, "node_infiniband_rate_bytes_per_second", "gauge", "Maximum signal transfer rate", i -> 2.5e10);
+        ibPort(out, hcas, "node_infiniband_state_id", "gauge",
+                "State of the InfiniBand port (0: no change, 1: down, 2: init, 3: armed, 4: active, 5: act defer)", i -> 4);
+    }
+
+    private static void ibPort(StringBuilder out, int hcas, String name, String type, String help,
+            java.util.function.IntToDoubleFunction value) {
+        family(out, name, type, help);
+        for (int i = 0; i < hcas; i++) {
+            sample(out, name, "device=\"mlx5_" + i + "\",port=\"1\"", value.applyAsDouble(i));
+        }
     }
 
     private static double busyFraction(SimNode node, Instant now) {

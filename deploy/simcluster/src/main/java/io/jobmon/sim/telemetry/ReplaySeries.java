@@ -36,15 +36,19 @@ public final class ReplaySeries {
 
     private final Map<String, List<Cursor>> dcgm = new ConcurrentHashMap<>();
     private final Map<String, List<Cursor>> node = new ConcurrentHashMap<>();
+    private final Map<String, List<Cursor>> cadvisor = new ConcurrentHashMap<>();
 
-    /** Adds a series to the node's endpoint: DCGM_* to its dcgm-exporter, the others to its node_exporter. */
+    /**
+     * Adds a series to the node's endpoint: DCGM_* to its dcgm-exporter, container_* to its kubelet's cAdvisor, the
+     * others to its node_exporter.
+     */
     public void add(String nodeName, Series s) {
         add(nodeName, s, null);
     }
 
     /** The same, for the replay of a job (see {@link #pending(String)}). */
     public synchronized void add(String nodeName, Series s, String job) {
-        (s.name().startsWith("DCGM_") ? dcgm : node).computeIfAbsent(nodeName, k -> new ArrayList<>())
+        (s.name().startsWith("DCGM_") ? dcgm : s.name().startsWith("container_") ? cadvisor : node).computeIfAbsent(nodeName, k -> new ArrayList<>())
                 .add(new Cursor(s, job));
     }
 
@@ -56,7 +60,7 @@ public final class ReplaySeries {
     /** Samples of a job's replay not served yet (every replay's when {@code job} is null). */
     public synchronized int pending(String job) {
         int n = 0;
-        for (Map<String, List<Cursor>> m : List.of(dcgm, node)) {
+        for (Map<String, List<Cursor>> m : List.of(dcgm, node, cadvisor)) {
             for (List<Cursor> l : m.values()) {
                 for (Cursor c : l) {
                     if (job == null || job.equals(c.job)) {
@@ -76,6 +80,11 @@ public final class ReplaySeries {
     /** The node's other series due at {@code now} and not served yet. */
     synchronized String nextNode(String nodeName, Instant now) {
         return next(node.get(nodeName), false, now);
+    }
+
+    /** The node's cAdvisor series due at {@code now} and not served yet. */
+    synchronized String nextCadvisor(String nodeName, Instant now) {
+        return next(cadvisor.get(nodeName), false, now);
     }
 
     private static String next(List<Cursor> cursors, boolean dcgm, Instant now) {

@@ -221,8 +221,9 @@ class BundlePlayerTest {
             var ports = cluster.exporterPorts().get(host);
             assertNotNull(ports, "exporters of " + host);
             int port = first.path("name").asText().startsWith("DCGM_") ? ports.dcgm() : ports.node();
+            String path = first.path("name").asText().startsWith("container_") ? "/metrics/cadvisor" : "/metrics";
             String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+                    + path)).build(), HttpResponse.BodyHandlers.ofString()).body();
             long firstAt = Instant.parse(first.path("samples").get(0).get(0).asText()).plus(r.shift()).toEpochMilli();
             assertTrue(body.contains(first.path("name").asText() + "{") && body.contains(" " + firstAt + "\n"),
                     "the first sample with its timestamp: " + body.substring(0, Math.min(400, body.length())));

@@ -79,6 +79,30 @@ class ExpositionTest {
                 "Go's 'g' formatting: " + families.get("node_boot_time_seconds").samples().get(0).raw());
     }
 
+    @Test
+    void nvlinkRatesFollowTheLoadAndInfinibandPortsCountTheNodesNcclTraffic() {
+        SimNode node = node();
+        node.gpus().get(0).run(GpuLoad.training(93, 65_000), NOW.minusSeconds(60));
+        var dcgm = ExpositionParser.parse(DcgmExporter.render(node, NOW, new Random(1)));
+        for (String name : List.of("DCGM_FI_PROF_NVLINK_RX_BYTES", "DCGM_FI_PROF_NVLINK_TX_BYTES")) {
+            assertEquals("gauge", dcgm.get(name).type());
+            assertTrue(dcgm.get(name).samples().get(0).value() > 1e9, name + " of a training GPU");
+            assertTrue(dcgm.get(name).samples().get(1).value() < 1e8, name + " of an idle one");
+        }
+        node.podNetwork("ns/p", 6e9, NOW.minusSeconds(120));
+        var before = ExpositionParser.parse(NodeExporter.render(node, NOW));
+        var rx = before.get("node_infiniband_port_data_received_bytes_total");
+        assertEquals("counter", rx.type());
+        assertEquals("Number of data octets received on all links", rx.help());
+        assertEquals(4, rx.samples().size(), "one HCA per two GPUs");
+        assertEquals(Map.of("device", "mlx5_0", "port", "1"), rx.samples().get(0).labels());
+        assertTrue(rx.samples().get(0).value() >= 6e9 * 120 / 4, "the NCCL bytes over the HCAs");
+        assertEquals("counter", before.get("node_infiniband_port_data_transmitted_bytes_total").type());
+        var after = ExpositionParser.parse(NodeExporter.render(node, NOW.plusSeconds(15)));
+        assertTrue(after.get("node_infiniband_port_data_received_bytes_total").samples().get(0).value()
+                > rx.samples().get(0).value(), "counts on");
+    }
+
     private static double userSeconds(Map<String, ExpositionParser.Family> f) {
         return f.get("node_cpu_seconds_total").samples().stream().filter(s -> "user".equals(s.labels().get("mode")))
                 .mapToDouble(ExpositionParser.Sample::value).sum();

@@ -82,7 +82,7 @@ public class JobMapper {
                 new JobDetail.Pods(total, d.podsByPhase()), j.tags(), j.shares(), j.visibility(),
                 new JobDetail.Retry(j.rootId(), j.attempt(), j.attemptCause(), j.diagnosisId(), j.previousId(),
                         j.clonedFrom(), j.supportsRestart(), j.autoFaultHandling(), j.maxRetries(), j.retryCount()),
-                j.spec(), j.version(), d.warnings().stream().map(t::text).toList());
+                j.spec(), j.version(), d.warnings().stream().map(t::text).toList(), d.alertsFiring());
     }
 
     public Page<TimelineEntry> timeline(QueryService.Timeline page, Texts t) {

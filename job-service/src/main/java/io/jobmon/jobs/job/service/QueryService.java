@@ -17,6 +17,7 @@ import io.jobmon.jobs.job.repository.JobRepository;
 import io.jobmon.jobs.job.repository.JobStatsRepository;
 import io.jobmon.jobs.job.repository.PodRepository;
 import io.jobmon.jobs.job.repository.TransitionRepository;
+import io.jobmon.jobs.alerts.FiringAlerts;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,8 +37,11 @@ public class QueryService {
     public record Listed(List<JobRecord> rows, String nextCursor, Instant ref) {
     }
 
-    /** One job with its pods by phase ({@code {Running=1998, Pending=2}}) and the warnings of its creation. */
-    public record Detail(JobRecord job, Map<String, Integer> podsByPhase, List<Text> warnings) {
+    /**
+     * One job with its pods by phase ({@code {Running=1998, Pending=2}}), the warnings of its creation and how many
+     * alerts fire on it (null: Alertmanager not configured or unreachable).
+     */
+    public record Detail(JobRecord job, Map<String, Integer> podsByPhase, List<Text> warnings, Integer alertsFiring) {
     }
 
     /** A page of the timeline, in the order the transitions were applied. */
@@ -60,9 +64,12 @@ public class QueryService {
     private final TransitionRepository transitions;
     private final CommandRepository commands;
     private final JobStatsRepository stats;
+    private final FiringAlerts alerts;
 
     public QueryService(Pool pool, JobRepository jobs, JobListRepository lists, PodRepository pods,
-            TransitionRepository transitions, CommandRepository commands, JobStatsRepository stats) {
+            TransitionRepository transitions, CommandRepository commands, JobStatsRepository stats,
+            FiringAlerts alerts) {
+        this.alerts = alerts;
         this.pool = pool;
         this.jobs = jobs;
         this.lists = lists;
@@ -102,7 +109,8 @@ public class QueryService {
 
     /** The detail of a job just created or changed (the caller is its owner or an admin). */
     public Uni<Detail> detailOf(JobRecord job, List<Text> warnings) {
-        return pods.countByPhase(pool, job.id()).map(byPhase -> new Detail(job, byPhase, warnings));
+        return Uni.combine().all().unis(pods.countByPhase(pool, job.id()), alerts.count(job.id())).asTuple()
+                .map(t -> new Detail(job, t.getItem1(), warnings, t.getItem2().orElse(null)));
     }
 
     /** The job's transitions in the order they were applied, {@code limit} at a time. */

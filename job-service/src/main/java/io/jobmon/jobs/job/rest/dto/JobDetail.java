@@ -19,6 +19,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param statusMeaning what the status means, in the reader's language
  * @param statusNextStep what the owner can do now, in the reader's language
  * @param warnings on create: volumes dropped by a clone, GPU capacity jobmon cannot check
+ * @param alertsFiring alerts firing on the job now (Alertmanager's, not silenced or inhibited); null when
+ *        Alertmanager is not configured or does not answer within a second
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Schema(requiredProperties = {"id", "name", "owner", "tenant", "project", "cluster", "region", "queue", "priority",
@@ -33,7 +35,8 @@ public record JobDetail(String id, String name, String owner, String tenant, Str
         String failureReasonCode, String failureReasonText, String failureDiagnosisId, Integer exitCode, String gpu, int gpuCount, Instant submittedAt, Instant startedAt,
         Instant finishedAt, Instant updatedAt, long queueSeconds, String queueTime, long runSeconds, String runTime,
         Pods pods, List<String> tags, List<String> shares, Visibility visibility, Retry retry, JobSpec spec,
-        long version, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+        long version, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
+        @JsonInclude(JsonInclude.Include.ALWAYS) @Schema(nullable = true) Integer alertsFiring) {
 
     /** Pods by phase. */
     @Schema(name = "JobPodCounts", requiredProperties = {"total", "byPhase"})
