@@ -16,13 +16,14 @@ usage() {
   cat <<EOF
 usage: ./jobmon <command>
 
-  up [--replicas N] [--chunk-store postgres|s3] [name...]
+  up [--replicas N] [--chunk-store postgres|s3] [--metrics-storage builtin|prometheus] [name...]
                      build what changed, start PostgreSQL, Kafka, Keycloak, the sim, the six services, then Prometheus
                      and Alertmanager (JOBMON_MONITORING=0: not them), wait until ready
                      (or only the named components; 'infra' = postgres kafka keycloak, e.g. to run a service in an IDE);
                      --replicas N (or JOBMON_REPLICAS=N, 1..$MAX_REPLICAS): N instances of each consuming service
                      (job-service-2 ... on ports +40..+45 for replica 2), the gateway balancing over them;
-                     --chunk-store s3 (or JOBMON_CHUNK_STORE=s3): log-service's chunk bodies in s3proxy (component s3)
+                     --chunk-store s3 (or JOBMON_CHUNK_STORE=s3): log-service's chunk bodies in s3proxy (component s3);
+                     --metrics-storage prometheus: metrics-service keeps samples in the local Prometheus (ADR 0036)
   down [name...]     stop everything ./jobmon started, or the named components (by PID: TERM, KILL after ${STOP_TIMEOUT}s)
   status             each component: state, PID, port, ready
   logs <name> [-f]   last 200 lines of a component's log (-f follows); names: ${ALL_COMPONENTS[*]}
@@ -156,6 +157,10 @@ cmd_up() {
     case "$1" in
       --replicas) (($# > 1)) || die "--replicas needs a number"; set_replicas "$2"; shift 2 ;;
       --replicas=*) set_replicas "${1#--replicas=}"; shift ;;
+      --metrics-storage | --metrics-storage=*) # metrics-service's jobmon.metrics.storage (ADR 0036)
+        if [[ $1 == *=* ]]; then JOBMON_METRICS_STORAGE="${1#*=}"; shift; else JOBMON_METRICS_STORAGE="${2:-}"; shift $(($# > 1 ? 2 : 1)); fi
+        [[ $JOBMON_METRICS_STORAGE =~ ^(builtin|prometheus)$ ]] || die "--metrics-storage needs builtin or prometheus"
+        export JOBMON_METRICS_STORAGE ;;
       --chunk-store) (($# > 1)) || die "--chunk-store needs postgres or s3"; set_chunk_store "$2"; shift 2 ;;
       --chunk-store=*) set_chunk_store "${1#--chunk-store=}"; shift ;;
       *) args+=("$1"); shift ;;
@@ -408,6 +413,7 @@ ensure_test_tools() {
   local missing=()
   command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
   command -v amtool >/dev/null 2>&1 || missing+=(prometheus-alertmanager)
+  command -v victoria-metrics >/dev/null 2>&1 || missing+=(victoria-metrics) # metrics-service's prometheus-mode tests
   command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
   [[ ${#missing[@]} -eq 0 ]] && return 0
   apt_install "${missing[@]}" \

@@ -189,7 +189,7 @@ start_prometheus() {
     "$(prometheus_bin)" --config.file="$MONITORING_DIR/prometheus.yml" \
     --storage.tsdb.path="$MONITORING_DIR/prometheus-data" --storage.tsdb.retention.time=2d \
     --web.listen-address="127.0.0.1:$PROMETHEUS_PORT" --web.external-url="http://127.0.0.1:$PROMETHEUS_PORT" \
-    --web.enable-lifecycle
+    --web.enable-lifecycle --web.enable-remote-write-receiver # metrics-service's --metrics-storage prometheus (ADR 0036)
 }
 
 start_alertmanager() {

@@ -25,6 +25,9 @@ public interface MetricsConfig {
 
     Holdings holdings();
 
+    /** The Prometheus-compatible engine of {@code jobmon.metrics.storage=prometheus} (ADR 0036). */
+    Prometheus prometheus();
+
     /** Labels that name a sample's node when a remote-writer does not say it, first present wins. */
     @WithName("node-labels")
     @WithDefault("hostname,Hostname,node,kubernetes_node,nodename,instance")
@@ -136,6 +139,11 @@ public interface MetricsConfig {
     }
 
     interface Storage {
+        /** {@code jobmon.metrics.storage}: where samples live, {@code builtin} (PostgreSQL) or {@code prometheus}. */
+        @io.smallrye.config.WithParentName
+        @WithDefault("builtin")
+        Engine engine();
+
         /** Days of raw samples kept (full resolution). */
         @WithDefault("3")
         int rawRetentionDays();
@@ -208,5 +216,40 @@ public interface MetricsConfig {
         /** A holding ends when the node's samples run this long past its last labelled sample without another. */
         @WithDefault("5m")
         Duration gap();
+    }
+
+    /** Where samples live (ADR 0036). */
+    enum Engine {
+        BUILTIN, PROMETHEUS
+    }
+
+    /** A Prometheus-compatible engine (Prometheus, VictoriaMetrics, Thanos, Mimir): its query and remote-write URLs. */
+    interface Prometheus {
+        /** Base URL of the query API, e.g. http://127.0.0.1:8428 (required in {@code prometheus} mode). */
+        Optional<String> url();
+
+        /** Where samples are forwarded by remote-write; absent: {@code <url>/api/v1/write}. */
+        @WithName("remote-write-url")
+        Optional<String> remoteWriteUrl();
+
+        /** The label that names a series' node (added on forwarding when a sample has none). */
+        @WithDefault("node")
+        String nodeLabel();
+
+        /** Long ranges are read in splits of this length, side by side. */
+        @WithDefault("1d")
+        Duration split();
+
+        /** Engine requests of one read in flight at once. */
+        @WithDefault("4")
+        int concurrency();
+
+        /** An engine request slower than this fails. */
+        @WithDefault("30s")
+        Duration timeout();
+
+        /** Samples per remote-write request. */
+        @WithDefault("50000")
+        int samplesPerWrite();
     }
 }

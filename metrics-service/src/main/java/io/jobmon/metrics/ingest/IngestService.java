@@ -9,6 +9,7 @@ import io.jobmon.metrics.store.HeadRepository;
 import io.jobmon.metrics.store.Resolution;
 import io.jobmon.metrics.store.SeriesKey;
 import io.jobmon.metrics.store.SeriesRepository;
+import io.jobmon.metrics.store.SeriesStores;
 import io.jobmon.metrics.store.codec.Points;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -43,9 +44,14 @@ public class IngestService {
     private final ChangeNotices notices;
     private final HoldingRepository holdings;
     private final long holdingGapMs;
+    private final EngineForwarder engine;
+    private final boolean external;
 
     public IngestService(Pool pool, OffsetRepository offsets, SeriesRepository series, HeadRepository head,
-            XidRepository xids, ChangeNotices notices, HoldingRepository holdings, MetricsConfig config) {
+            XidRepository xids, ChangeNotices notices, HoldingRepository holdings, MetricsConfig config,
+            EngineForwarder engine) {
+        this.engine = engine;
+        this.external = SeriesStores.external(config);
         this.notices = notices;
         this.holdings = holdings;
         this.holdingGapMs = config.holdings().gap().toMillis();
@@ -57,6 +63,9 @@ public class IngestService {
     }
 
     public Uni<Result> apply(String topic, List<SampleBatch> records, Map<Integer, Long> lastOffsets) {
+        if (external) {
+            return forward(topic, records, lastOffsets);
+        }
         int total = 0;
         for (SampleBatch r : records) {
             total += r.series().size();
@@ -83,12 +92,22 @@ public class IngestService {
                 .invoke(() -> records.forEach(r -> notices.wrote(BlockReads.headToken(r.node()))));
     }
 
+    /**
+     * {@code jobmon.metrics.storage=prometheus}: the batch's records not applied yet go to the engine by remote-write
+     * inside the transaction that holds their partitions' offsets, then the Xid events, the GPU holdings and the new
+     * offsets: the offsets are committed only after the engine's 2xx, and a record is sent once (ADR 0036).
+     */
+    private Uni<Result> forward(String topic, List<SampleBatch> records, Map<Integer, Long> lastOffsets) {
+        return Uni.createFrom().item(() -> prepare(records, null, r -> true)).emitOn(Infrastructure.getDefaultWorkerPool())
+                .chain(all -> pool.withTransaction(conn -> applyIn(conn, topic, records, null, all, lastOffsets)));
+    }
+
     /** The head blocks, Xid samples and what each record says of its GPUs, of the records {@code take} keeps. */
     record Prepared(List<HeadRepository.Block> blocks, Map<String, List<MetricSamples.Sample>> xids,
             List<GpuHoldings.Seen> gpus, long samples, long newestRecordMs) {
     }
 
-    /** @param ids the series id of every series of {@code records}, in order */
+    /** @param ids the series id of every series of {@code records}, in order (null: no head blocks) */
     static Prepared prepare(List<SampleBatch> records, long[] ids, Predicate<SampleBatch> take) {
         Map<String, Map<Long, Points>> blocks = new LinkedHashMap<>();
         Map<String, List<MetricSamples.Sample>> xidSamples = new LinkedHashMap<>();
@@ -105,12 +124,15 @@ public class IngestService {
             Map<Long, Map<Long, Points>> byWindow = new HashMap<>();
             long newestSample = Long.MIN_VALUE;
             for (MetricSamples.Series s : r.series()) {
-                long id = ids[k++];
+                long id = ids == null ? 0 : ids[k++];
                 long[] t = s.timestampsMs();
                 double[] v = s.values();
                 long window = Long.MIN_VALUE;
                 Points p = null;
-                for (int j = 0; j < t.length; j++) {
+                for (int j = 0; j < t.length && ids == null; j++) {
+                    newestSample = Math.max(newestSample, t[j]);
+                }
+                for (int j = 0; j < t.length && ids != null; j++) {
                     long w = Resolution.window(t[j]);
                     if (w != window || p == null) {
                         window = w;
@@ -148,7 +170,9 @@ public class IngestService {
             Map<Integer, Long> newNext = new HashMap<>();
             last.forEach((part, o) -> newNext.put(part, o + 1));
             Result result = new Result(records.size(), replayed, p.samples(), p.newestRecordMs());
-            return head.insert(conn, p.blocks())
+            Uni<Void> samples = ids == null ? engine.forward(replayed == 0 ? records : records.stream().filter(fresh).toList())
+                    : head.insert(conn, p.blocks());
+            return samples
                     .chain(() -> xids(conn, p.xids()))
                     .chain(() -> holdings(conn, p.gpus()))
                     .chain(() -> offsets.save(conn, topic, newNext))

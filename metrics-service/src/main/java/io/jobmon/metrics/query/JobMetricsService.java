@@ -172,7 +172,7 @@ public class JobMetricsService {
             // one step earlier too: a counter's first increase needs the sample before the range
             return store.raw(list, start - rc.stepMs(), to).map(raw -> new ChartEngine.Data(raw, Map.of()));
         }
-        return store.rollups(list, rc.source(), start, to).map(r -> new ChartEngine.Data(Map.of(), r));
+        return store.rollups(list, rc.source(), rc.stepMs(), start, to).map(r -> new ChartEngine.Data(Map.of(), r));
     }
 
     /**

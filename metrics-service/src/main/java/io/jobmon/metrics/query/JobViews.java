@@ -31,7 +31,7 @@ public class JobViews {
     public record View(Optional<JobAccess> access, Optional<JobInfo> info, JobMetricsService.Lookups lookups) {
     }
 
-    private record Kept(View view, long seq, List<String> tokens) {
+    private record Kept(View view, long seq, List<String> tokens, long atMs) {
     }
 
     private final JobAccessStore access;
@@ -44,7 +44,13 @@ public class JobViews {
                     + k.view().lookups().others().size() + k.view().lookups().held().size())
             .build();
 
-    public JobViews(JobAccessStore access, JobRepository jobs, JobMetricsService charts, ChangeNotices notices) {
+    /** A series new to an engine (ADR 0036) fires no notice: a view is kept a scrape interval at most then. */
+    private final long keepMs;
+
+    public JobViews(JobAccessStore access, JobRepository jobs, JobMetricsService charts, ChangeNotices notices,
+            io.jobmon.metrics.config.MetricsConfig config) {
+        this.keepMs = io.jobmon.metrics.store.SeriesStores.external(config) ? config.scrape().interval().toMillis()
+                : Long.MAX_VALUE;
         this.access = access;
         this.jobs = jobs;
         this.charts = charts;
@@ -54,15 +60,17 @@ public class JobViews {
     public Uni<View> get(String jobId, ChartParams params) {
         String key = jobId + "\n" + new TreeSet<>(params.metrics().stream().map(Catalogue.Entry::name).toList());
         Kept k = kept.getIfPresent(key);
-        if (k != null && k.tokens().stream().noneMatch(t -> notices.changedSince(k.seq(), t))) {
+        if (k != null && System.currentTimeMillis() - k.atMs() < keepMs
+                && k.tokens().stream().noneMatch(t -> notices.changedSince(k.seq(), t))) {
             return Uni.createFrom().item(k.view());
         }
         long seq = notices.seq(); // before the statements are sent: a change they miss is heard after it
+        long at = System.currentTimeMillis();
         return Uni.combine().all().unis(access.find(jobId), jobs.find(jobId), charts.lookups(jobId, params)).asTuple()
                 .map(t -> {
                     View view = new View(t.getItem1(), t.getItem2(), t.getItem3());
                     if (notices.listening()) {
-                        kept.put(key, new Kept(view, seq, tokens(jobId, view)));
+                        kept.put(key, new Kept(view, seq, tokens(jobId, view), at));
                     }
                     return view;
                 });

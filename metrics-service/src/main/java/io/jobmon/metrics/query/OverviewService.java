@@ -4,6 +4,7 @@ import io.jobmon.metrics.alerting.GpuState;
 import io.jobmon.metrics.config.MetricsConfig;
 import io.jobmon.metrics.jobs.JobInfo;
 import io.jobmon.metrics.jobs.JobRepository;
+import io.jobmon.metrics.store.SeriesStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -28,12 +29,14 @@ public class OverviewService {
     static final long PRESENT_SLACK_MS = Duration.ofHours(3).toMillis();
 
     private final Pool pool;
+    private final SeriesStore store;
     private final JobRepository jobs;
     private final GpuState gpus;
     private final MetricsConfig config;
 
-    public OverviewService(Pool pool, JobRepository jobs, GpuState gpus, MetricsConfig config) {
+    public OverviewService(Pool pool, SeriesStore store, JobRepository jobs, GpuState gpus, MetricsConfig config) {
         this.pool = pool;
+        this.store = store;
         this.jobs = jobs;
         this.gpus = gpus;
         this.config = config;
@@ -51,10 +54,6 @@ public class OverviewService {
         List<Long> latencies = new ArrayList<>();
     }
 
-    /** A GPU seen reporting in the range: where it is, the pool its exporter names (null: none). */
-    private record Present(String node, String gpu, String cluster, String pool) {
-    }
-
     /**
      * GPUs: every GPU reporting in the range counts once in the total of its pool (its exporter's {@code pool} label;
      * without one, the queue of the running job holding it, else no pool), and once in the allocated figure of that
@@ -64,13 +63,9 @@ public class OverviewService {
      */
     public Uni<Overview> overview(String tenant, Instant from, Instant to, Instant now) {
         Map<String, Acc> acc = new ConcurrentHashMap<>();
-        List<Present> present = new ArrayList<>();
-        Uni<Void> totals = pool.preparedQuery("SELECT DISTINCT ON (node, gpu) node, gpu, cluster, pool FROM series"
-                + " WHERE metric = 'DCGM_FI_DEV_GPU_UTIL' AND gpu IS NOT NULL AND first_ms < $2 AND last_ms >= $1"
-                + " ORDER BY node, gpu, pool IS NULL, cluster IS NULL")
-                .execute(Tuple.of(from.toEpochMilli() - PRESENT_SLACK_MS, to.toEpochMilli()))
-                .invoke(rows -> rows.forEach(r -> present.add(new Present(r.getString("node"), r.getString("gpu"),
-                        r.getString("cluster"), r.getString("pool"))))).replaceWithVoid();
+        List<SeriesStore.GpuPresent> present = new ArrayList<>();
+        Uni<Void> totals = store.gpusPresent(from.toEpochMilli() - PRESENT_SLACK_MS, to.toEpochMilli())
+                .invoke(present::addAll).replaceWithVoid();
         List<String> live = new ArrayList<>(WAITING);
         live.addAll(RUNNING);
         List<JobInfo> running = new ArrayList<>();
@@ -90,7 +85,7 @@ public class OverviewService {
                     .merge(4).collect().last().replaceWithVoid();
         });
         Uni<Void> held = now0.chain(() -> held(running, now)).invoke(holders -> {
-            for (Present g : present) {
+            for (SeriesStore.GpuPresent g : present) {
                 JobInfo j = holders.get(g.node() + "/" + g.gpu());
                 String cluster = g.cluster() != null ? g.cluster() : j != null ? j.cluster() : null;
                 String p = g.pool() != null ? g.pool() : j != null ? j.queue() : null;

@@ -51,6 +51,9 @@ public class Compactor {
     @Scheduled(every = "${jobmon.metrics.storage.compact-every:30s}", delayed = "10s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduled() {
+        if (SeriesStores.external(config)) {
+            return Uni.createFrom().voidItem(); // no head blocks: the engine keeps the samples (ADR 0036)
+        }
         return compactAll(System.currentTimeMillis()).onFailure()
                 .invoke(e -> LOG.warnf("compaction failed, next round retries: %s", e.getMessage()))
                 .onFailure().recoverWithNull().replaceWithVoid();

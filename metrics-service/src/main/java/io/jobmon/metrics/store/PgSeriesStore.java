@@ -22,6 +22,7 @@ import java.util.Map;
  * ({@link BlockReads}): a window compacted meanwhile is found once, never missed.
  */
 @ApplicationScoped
+@jakarta.enterprise.inject.Typed(PgSeriesStore.class)
 public class PgSeriesStore implements SeriesStore {
 
     private static final String SERIES = "SELECT id, metric, node, counter, gpu, pod, namespace, cluster, labels::text"
@@ -129,5 +130,19 @@ public class PgSeriesStore implements SeriesStore {
             }
             return out;
         });
+    }
+
+    @Override
+    public Uni<List<GpuPresent>> gpusPresent(long fromMs, long toMs) {
+        return pool.preparedQuery("SELECT DISTINCT ON (node, gpu) node, gpu, cluster, pool FROM series"
+                + " WHERE metric = 'DCGM_FI_DEV_GPU_UTIL' AND gpu IS NOT NULL AND first_ms < $2 AND last_ms >= $1"
+                + " ORDER BY node, gpu, pool IS NULL, cluster IS NULL").execute(Tuple.of(fromMs, toMs)).map(rows -> {
+                    List<GpuPresent> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new GpuPresent(r.getString("node"), r.getString("gpu"), r.getString("cluster"),
+                                r.getString("pool")));
+                    }
+                    return out;
+                });
     }
 }

@@ -50,6 +50,11 @@ public class RetentionJob {
     /** @return the partitions dropped */
     public Uni<List<String>> run(long nowMs) {
         long[] kept = compactor.retentionStarts(nowMs);
+        if (SeriesStores.external(config)) {
+            // samples live in the engine (its own retention, ADR 0036): only the Xid events are jobmon's
+            return pool.preparedQuery("DELETE FROM xid_event WHERE ts_ms < $1").execute(Tuple.of(kept[2]))
+                    .replaceWith(List.of());
+        }
         List<Long> ahead = new ArrayList<>();
         for (int i = 0; i <= config.storage().partitionsAhead(); i++) {
             ahead.add(Resolution.day(nowMs) + i * Resolution.DAY_MS);

@@ -79,6 +79,12 @@ final class Systems {
     /** The packaged metrics-service on the benchmark's broker and database, tokens checked against a local key. */
     static Proc jobmon(String bootstrap, String dbUrl, String user, String password, String group, int mgmt)
             throws Exception {
+        return jobmon("jobmon", bootstrap, dbUrl, user, password, group, mgmt, Map.of());
+    }
+
+    /** The same with more settings, e.g. {@code jobmon.metrics.storage=prometheus} (ADR 0036). */
+    static Proc jobmon(String name, String bootstrap, String dbUrl, String user, String password, String group, int mgmt,
+            Map<String, String> more) throws Exception {
         Path jar = Path.of(System.getProperty("bench.jar", "target/quarkus-app/quarkus-run.jar"));
         if (!Files.exists(jar)) {
             throw new IllegalStateException("build first: ./mvnw -pl metrics-service -am package -DskipTests");
@@ -97,6 +103,7 @@ final class Systems {
                 Map.entry("mp.messaging.incoming.samples.group.id", group),
                 Map.entry("mp.messaging.incoming.job-changes.group.id", group), Map.entry("quarkus.log.level", "WARN"));
         props.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+        more.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         for (String opt : System.getProperty("bench.serviceOpts", "").trim().split("\\s+")) {
             if (!opt.isEmpty()) {
                 cmd.add(opt);
@@ -104,7 +111,7 @@ final class Systems {
         }
         cmd.add("-jar");
         cmd.add(jar.toString());
-        return start("jobmon", cmd, port, null);
+        return start(name, cmd, port, null);
     }
 
     /**
