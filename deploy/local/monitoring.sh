@@ -152,6 +152,9 @@ write_sim_targets() {
     dcgm+=("$(sd_group "127.0.0.1:${ports%%,*}" cluster=sim node="$node")")
     nodex+=("$(sd_group "127.0.0.1:${ports#*,}" cluster=sim node="$node")")
   done
+  # --metrics-storage prometheus: metrics-service scrapes the dcgm-exporters (it needs their samples for GPU holdings
+  # and Xid events) and forwards them here; a scrape of this Prometheus' own would store each GPU's series twice.
+  [[ "${JOBMON_METRICS_STORAGE:-builtin}" == prometheus ]] && dcgm=()
   sd_file dcgm-exporter.json ${dcgm[@]+"${dcgm[@]}"}
   sd_file node-exporter.json ${nodex[@]+"${nodex[@]}"}
 }
@@ -175,8 +178,12 @@ write_monitoring_config() {
   metrics_url="http://127.0.0.1:$(service_port metrics-service)"
   local common=(DIR="$MONITORING_DIR" CLIENT_ID="$METRICS_WRITER_CLIENT_ID"
     TOKEN_URL="$OIDC_URL/protocol/openid-connect/token" METRICS_URL="$metrics_url")
+  # --metrics-storage prometheus: jobmon reads its series here, so nothing is remote-written to it (it would forward
+  # them back): the keep filter matches no job.
+  local keep=node-exporter
+  [[ "${JOBMON_METRICS_STORAGE:-builtin}" == prometheus ]] && keep=none-jobmon-reads-this-prometheus
   fill_template prometheus.yml "${common[@]}" CLUSTER="$PROMETHEUS_CLUSTER" AM_SCHEME="$scheme" AM_HOST="$host" \
-    AM_PATH="$path"
+    AM_PATH="$path" REMOTE_WRITE_KEEP="$keep"
   fill_template alertmanager.yml "${common[@]}"
 }
 
