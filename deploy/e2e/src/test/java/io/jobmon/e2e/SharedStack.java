@@ -71,7 +71,7 @@ final class SharedStack {
         current = stack;
         currentSettings = wanted;
         context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
-                .getOrComputeIfAbsent(SharedStack.class, k -> (ExtensionContext.Store.CloseableResource) SharedStack::stop);
+                .getOrComputeIfAbsent(SharedStack.class, k -> (AutoCloseable) SharedStack::stop);
         return stack;
     }
 
