@@ -1,7 +1,6 @@
 package io.jobmon.testsupport;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,7 +8,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -97,7 +95,7 @@ public final class Alertmanager {
             Path dir = Files.createTempDirectory("jobmon-alertmanager");
             Path config = dir.resolve("alertmanager.yml");
             Files.writeString(config, ROUTE + "receivers:\n  - name: jobmon\n");
-            int port = freePort();
+            int port = ServiceProcess.freePort();
             Process p = new ProcessBuilder(List.of(BINARY, "--config.file=" + config,
                     "--storage.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port,
                     "--cluster.listen-address=", "--log.level=warn"))
@@ -111,26 +109,7 @@ public final class Alertmanager {
     }
 
     private void awaitReady(Path dir) throws IOException {
-        Instant until = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(until)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Alertmanager exited: " + Files.readString(dir.resolve("alertmanager.log")));
-            }
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/-/ready")).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            sleep(100);
-        }
-        throw new IllegalStateException("Alertmanager not ready in 30 s: " + Files.readString(dir.resolve("alertmanager.log")));
+        Readiness.await("Alertmanager", process, url + "/-/ready", dir.resolve("alertmanager.log"), Duration.ofSeconds(30));
     }
 
     /** Stops the process. */
@@ -154,20 +133,6 @@ public final class Alertmanager {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,11 +1,6 @@
 package io.jobmon.testsupport;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,8 +23,6 @@ public final class MetricsEngine implements AutoCloseable {
         }
     }
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Kind kind;
     private final Process process;
@@ -54,7 +47,7 @@ public final class MetricsEngine implements AutoCloseable {
         }
         try {
             Path dir = Files.createTempDirectory("engine-" + kind.binary + "-");
-            int port = freePort();
+            int port = ServiceProcess.freePort();
             List<String> cmd;
             if (kind == Kind.VICTORIA_METRICS) {
                 // just-written samples queryable at once, no response cache (tests write past days after reading)
@@ -81,32 +74,8 @@ public final class MetricsEngine implements AutoCloseable {
     }
 
     private void awaitReady() throws IOException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         String path = kind == Kind.VICTORIA_METRICS ? "/health" : "/-/ready";
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(kind.binary + " exited: " + Files.readString(log));
-            }
-            try {
-                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url() + path)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new IllegalStateException(kind.binary + " not ready in 60 s: " + Files.readString(log));
+        Readiness.await(kind.binary, process, url() + path, log, Duration.ofSeconds(60));
     }
 
     public Kind kind() {
@@ -139,12 +108,6 @@ public final class MetricsEngine implements AutoCloseable {
             Files.deleteIfExists(log);
         } catch (IOException e) {
             // a temporary directory left behind
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

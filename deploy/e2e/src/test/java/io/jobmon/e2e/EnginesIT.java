@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.sim.stack.StackClient;
-import io.jobmon.sim.stack.StackOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
@@ -40,9 +39,8 @@ class EnginesIT {
     @BeforeAll
     static void up() {
         stack = STACK.get();
-        client = new StackClient(new StackOptions(stack.gateway(), stack.issuer(), "jobmon-ui", stack.simAdmin(),
-                stack.simApi(), "sim", "jobmon-jobs"));
-        jobs = new SimJobs(client);
+        jobs = new SimJobs(stack);
+        client = jobs.client();
     }
 
     @Test

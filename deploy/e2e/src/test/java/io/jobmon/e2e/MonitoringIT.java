@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.sim.stack.StackClient;
-import io.jobmon.sim.stack.StackOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -49,9 +48,8 @@ class MonitoringIT {
     @BeforeAll
     static void up() {
         stack = STACK.get();
-        client = new StackClient(new StackOptions(stack.gateway(), stack.issuer(), "jobmon-ui", stack.simAdmin(),
-                stack.simApi(), "sim", "jobmon-jobs"));
-        jobs = new SimJobs(client);
+        jobs = new SimJobs(stack);
+        client = jobs.client();
     }
 
     @AfterAll

@@ -2,7 +2,6 @@ package io.jobmon.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.sim.stack.StackClient;
-import io.jobmon.sim.stack.StackOptions;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -91,8 +90,7 @@ class ReplicasIT {
         long start = System.nanoTime();
         assertEquals(0, stack.jobmon(Duration.ofMinutes(12), "up", "--replicas", "2"), "./jobmon up failed: see its output above");
         System.out.printf("[replicas] stack with 2 replicas ready in %d s%n", Duration.ofNanos(System.nanoTime() - start).toSeconds());
-        client = new StackClient(new StackOptions(stack.gateway(), stack.issuer(), "jobmon-ui", stack.simAdmin(),
-                stack.simApi(), "sim", "jobmon-jobs"));
+        client = new SimJobs(stack).client();
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + stack.kafkaPort);
         admin = Admin.create(p);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.sim.stack.StackClient;
+import io.jobmon.sim.stack.StackOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,8 +17,14 @@ final class SimJobs {
 
     private final StackClient client;
 
-    SimJobs(StackClient client) {
-        this.client = client;
+    /** A client of the stack as the frontend is one (public client jobmon-ui), with the sim's APIs. */
+    SimJobs(LocalStack stack) {
+        this.client = new StackClient(new StackOptions(stack.gateway(), stack.issuer(), "jobmon-ui", stack.simAdmin(),
+                stack.simApi(), "sim", "jobmon-jobs"));
+    }
+
+    StackClient client() {
+        return client;
     }
 
     /** A job of {@code replicas} pods of {@code gpus} GPUs of {@code type}, playing a sim scenario (null: healthy). */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.sim.stack.ReplaySummary;
 import io.jobmon.sim.stack.Replayer;
 import io.jobmon.sim.stack.StackClient;
-import io.jobmon.sim.stack.StackOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,9 +46,8 @@ class SimStackIT {
     @BeforeAll
     static void up() {
         stack = STACK.get();
-        client = new StackClient(new StackOptions(stack.gateway(), stack.issuer(), "jobmon-ui", stack.simAdmin(),
-                stack.simApi(), "sim", "jobmon-jobs"));
-        jobs = new SimJobs(client);
+        jobs = new SimJobs(stack);
+        client = jobs.client();
     }
 
     @Test
