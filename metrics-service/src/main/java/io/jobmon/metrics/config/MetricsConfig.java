@@ -209,6 +209,10 @@ public interface MetricsConfig {
         /** How often the per-job gauges on /q/metrics are refreshed. */
         @WithDefault("30s")
         Duration gaugesEvery();
+
+        /** How often finished jobs' summaries are written (a Quarkus scheduler period; {@code off}: never). */
+        @WithDefault("30s")
+        String summariesEvery();
     }
 
     /** Which pod held which GPU when, from dcgm-exporter's pod labels (ADR 0009). */

@@ -37,7 +37,7 @@ public class SummaryJob {
         this.summaries = summaries;
     }
 
-    @Scheduled(every = "30s", delayed = "20s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${jobmon.metrics.jobs.summaries-every}", delayed = "20s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduled() {
         return writeDue(Instant.now()).onFailure().invoke(e -> LOG.warnf("job summaries failed: %s", e.getMessage()))
                 .onFailure().recoverWithNull().replaceWithVoid();
