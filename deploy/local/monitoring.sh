@@ -183,7 +183,7 @@ write_monitoring_config() {
   local keep=node-exporter
   [[ "${JOBMON_METRICS_STORAGE:-builtin}" == prometheus ]] && keep=none-jobmon-reads-this-prometheus
   fill_template prometheus.yml "${common[@]}" CLUSTER="$PROMETHEUS_CLUSTER" AM_SCHEME="$scheme" AM_HOST="$host" \
-    AM_PATH="$path" REMOTE_WRITE_KEEP="$keep"
+    AM_PATH="$path" REMOTE_WRITE_KEEP="$keep" SIM_SD="http://127.0.0.1:$SIM_ADMIN_PORT"
   fill_template alertmanager.yml "${common[@]}"
 }
 

@@ -2,6 +2,7 @@ package io.jobmon.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.jobmon.sim.replay.BundlePlayer;
 import io.jobmon.sim.scenario.Scenario;
 import io.jobmon.sim.scenario.Scenarios;
+import io.jobmon.sim.telemetry.ExporterServers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -19,12 +21,15 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 
 /**
  * The sim's own small HTTP API, for the local stack's scripts: {@code GET /healthz} (ready), {@code GET /scenarios},
  * {@code POST /replay?job=ID&namespace=NS} with an evidence bundle as body (plays it, answers what it made, 400 with
  * a problem body for a bundle that is not JSON or a missing {@code job}), {@code GET /replay/pending[?job=ID]} (metric
- * samples of replays, or of one job's, not scraped yet).
+ * samples of replays, or of one job's, not scraped yet); {@code GET /sd/dcgm-exporter} and {@code GET /sd/node-exporter}:
+ * every node's exporter endpoint (replay nodes' too, which come and go) as Prometheus' HTTP service discovery reads
+ * target groups.
  */
 public final class AdminServer implements AutoCloseable {
 
@@ -33,9 +38,13 @@ public final class AdminServer implements AutoCloseable {
 
     private final HttpServer server;
     private final BundlePlayer player;
+    private final Supplier<Map<String, ExporterServers.Ports>> exporters;
+    private final String host;
 
-    public AdminServer(String host, int port, BundlePlayer player) {
+    public AdminServer(String host, int port, BundlePlayer player, Supplier<Map<String, ExporterServers.Ports>> exporters) {
         this.player = player;
+        this.exporters = exporters;
+        this.host = host;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 8);
         } catch (IOException e) {
@@ -76,6 +85,15 @@ public final class AdminServer implements AutoCloseable {
                 String job = query(ex.getRequestURI().getRawQuery()).get("job");
                 send(ex, 200, JSON.createObjectNode().put("pendingSamples",
                         job == null ? player.pendingSamples() : player.pendingSamples(job)));
+            } else if ("GET".equals(method) && ("/sd/dcgm-exporter".equals(path) || "/sd/node-exporter".equals(path))) {
+                boolean dcgm = path.endsWith("dcgm-exporter");
+                ArrayNode groups = JSON.createArrayNode();
+                exporters.get().forEach((node, ports) -> {
+                    ObjectNode g = groups.addObject();
+                    g.putArray("targets").add(host + ":" + (dcgm ? ports.dcgm() : ports.node()));
+                    g.putObject("labels").put("cluster", "sim").put("node", node);
+                });
+                send(ex, 200, groups);
             } else if ("POST".equals(method) && "/replay".equals(path)) {
                 replay(ex);
             } else {

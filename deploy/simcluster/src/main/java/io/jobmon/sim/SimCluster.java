@@ -77,7 +77,7 @@ public final class SimCluster implements AutoCloseable {
                 i.start().toCompletableFuture().join();
             }
             c.janitor();
-            c.admin = new AdminServer(config.host(), config.adminPort(), c.player());
+            c.admin = new AdminServer(config.host(), config.adminPort(), c.player(), c.exporters::ports);
             c.writeEnv();
             return c;
         } catch (RuntimeException e) {
