@@ -95,6 +95,19 @@ class BundlePlayerTest {
         String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
         assertTrue(body.contains("container=\"trainer\",namespace=\"jobmon-jobs\",pod=\"ns-test-0\"} 97"), body);
+        // A Prometheus finds the replay node's exporters by the admin API's HTTP service discovery.
+        for (String family : new String[] {"dcgm-exporter", "node-exporter"}) {
+            JsonNode groups = JSON.readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + cluster.adminPort() + "/sd/" + family)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            int expected = family.equals("dcgm-exporter") ? port : cluster.exporterPorts().get("gpu-ns-test").node();
+            boolean found = false;
+            for (JsonNode g : groups) {
+                found |= g.at("/labels/node").asText().equals("gpu-ns-test")
+                        && g.at("/targets/0").asText().endsWith(":" + expected);
+            }
+            assertTrue(found, family + ": " + groups);
+        }
     }
 
     @org.junit.jupiter.api.Test
