@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Kafka to its samples being stored, at the last batch), stored and invalid record counts, batch times.
  */
 @ApplicationScoped
+@Startup // its gauges exist from the start, before the first batch (a rule on the lag must not see it absent)
 public class IngestMetrics {
 
     private final TaggedCounters samples;
