@@ -28,7 +28,9 @@ public class Downstreams {
         this.services = new TreeMap<>(config.services());
         this.management = config.management();
         this.timeout = config.healthTimeout();
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        // HTTP/1.1: the JDK client's default h2c upgrade against Vert.x management servers is an extra round trip and a
+        // protocol switch that a probe does not need
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
     }
 
     public Map<String, String> services() {

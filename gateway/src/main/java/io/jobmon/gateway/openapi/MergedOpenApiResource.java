@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.logging.Logger;
 
 /**
  * One OpenAPI document for the whole public API ({@code GET /openapi}, no token): the gateway's own paths and the
@@ -27,6 +28,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
  */
 @Path("/openapi")
 public class MergedOpenApiResource {
+
+    private static final Logger LOG = Logger.getLogger(MergedOpenApiResource.class);
 
     private final Downstreams downstreams;
     private final ObjectMapper mapper;
@@ -51,8 +54,12 @@ public class MergedOpenApiResource {
         return Multi.createFrom().iterable(downstreams.services().keySet())
                 .onItem().transformToUniAndConcatenate(name -> downstreams
                         .get(name, "/q/openapi?format=json", openapiTimeout)
+                        .onFailure().retry().withBackOff(Duration.ofMillis(200)).atMost(2)
                         .map(r -> Map.entry(name, r.statusCode() == 200 ? r.body() : ""))
-                        .onFailure().recoverWithItem(Map.entry(name, "")))
+                        .onFailure().recoverWithItem(e -> {
+                            LOG.warnf("the merged OpenAPI document lacks %s: %s", name, e.toString());
+                            return Map.entry(name, "");
+                        }))
                 .collect().asList()
                 .map(docs -> {
                     OpenApiMerger merger = new OpenApiMerger("jobmon API", version, "The job console's API through "
