@@ -255,5 +255,13 @@ public interface MetricsConfig {
         /** Samples per remote-write request. */
         @WithDefault("50000")
         int samplesPerWrite();
+
+        /**
+         * Samples older than this before now are settled: what the engine answered for them is kept in memory for
+         * the next chart (ADR 0044); a sample jobmon forwards later than this sends a change notice.
+         */
+        @WithName("settled-after")
+        @WithDefault("2m")
+        Duration settledAfter();
     }
 }

@@ -6,6 +6,7 @@ import io.jobmon.metrics.remotewrite.prompb.Remote;
 import io.jobmon.metrics.remotewrite.prompb.Types;
 import io.jobmon.metrics.store.PromClient;
 import io.jobmon.metrics.store.PromSelectors;
+import io.jobmon.metrics.store.SettledReads;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -16,7 +17,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import org.jboss.logging.Logger;
 import org.xerial.snappy.Snappy;
 
@@ -35,9 +39,11 @@ public class EngineForwarder {
     private final PromClient engine;
     private final String nodeLabel;
     private final int perRequest;
+    private final SettledReads settled;
 
-    public EngineForwarder(PromClient engine, MetricsConfig config) {
+    public EngineForwarder(PromClient engine, MetricsConfig config, SettledReads settled) {
         this.engine = engine;
+        this.settled = settled;
         this.nodeLabel = config.prometheus().nodeLabel();
         this.perRequest = Math.max(1, config.prometheus().samplesPerWrite());
     }
@@ -51,6 +57,32 @@ public class EngineForwarder {
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                 .chain(bodies -> Multi.createFrom().iterable(bodies).onItem().transformToUni(this::send).merge(2)
                         .collect().last().replaceWithVoid());
+    }
+
+    /**
+     * The change notices of the records' nodes that had a sample older than the settled line (ADR 0044): what a
+     * replica keeps of the engine's answers there is read again. Sent when {@code conn}'s transaction commits, which
+     * is after the engine's 2xx.
+     */
+    public Uni<Void> noticeLate(SqlConnection conn, List<SampleBatch> records) {
+        long line = settled.settledLine(System.currentTimeMillis());
+        Set<String> late = new TreeSet<>();
+        for (SampleBatch r : records) {
+            for (MetricSamples.Series s : r.series()) {
+                if (r.node() != null && !late.contains(r.node()) && oldest(s.timestampsMs()) < line) {
+                    late.add(r.node());
+                }
+            }
+        }
+        return SettledReads.noticeLate(conn, late);
+    }
+
+    private static long oldest(long[] t) {
+        long min = Long.MAX_VALUE;
+        for (long x : t) {
+            min = Math.min(min, x);
+        }
+        return min;
     }
 
     private Uni<Void> send(byte[] body) {

@@ -170,7 +170,8 @@ public class IngestService {
             Map<Integer, Long> newNext = new HashMap<>();
             last.forEach((part, o) -> newNext.put(part, o + 1));
             Result result = new Result(records.size(), replayed, p.samples(), p.newestRecordMs());
-            Uni<Void> samples = ids == null ? engine.forward(replayed == 0 ? records : records.stream().filter(fresh).toList())
+            List<SampleBatch> sent = replayed == 0 ? records : records.stream().filter(fresh).toList();
+            Uni<Void> samples = ids == null ? engine.forward(sent).chain(() -> engine.noticeLate(conn, sent))
                     : head.insert(conn, p.blocks());
             return samples
                     .chain(() -> xids(conn, p.xids()))

@@ -52,9 +52,11 @@ public class PromSeriesStore implements SeriesStore {
     private final List<String> fallbacks;
     private final long splitMs;
     private final int concurrency;
+    private final SettledReads settled;
 
-    public PromSeriesStore(Pool pool, PromClient engine, MetricsConfig config) {
+    public PromSeriesStore(Pool pool, PromClient engine, MetricsConfig config, SettledReads settled) {
         this.pool = pool;
+        this.settled = settled;
         this.engine = engine;
         this.nodeLabel = config.prometheus().nodeLabel();
         this.fallbacks = config.nodeLabels();
@@ -118,13 +120,10 @@ public class PromSeriesStore implements SeriesStore {
             return Uni.createFrom().item(new HashMap<>());
         }
         List<Uni<List<PromClient.Series>>> reads = new ArrayList<>();
-        Map<String, List<SeriesRef>> byMetric = byMetric(series);
-        byMetric.forEach((metric, refs) -> {
+        byMetric(series).forEach((metric, refs) -> {
             String sel = PromSelectors.of(metric, refs, nodeLabel);
-            for (long[] split : splits(fromMs, toMs, splitMs)) {
-                // the range vector's own samples in (end - range, end]: [from, to) with end = to - 1 ms
-                reads.add(engine.query(sel + "[" + PromSelectors.ms(split[1] - split[0]) + "]", split[1] - 1));
-            }
+            // the settled part from this replica's memory when it read it before (ADR 0044), the rest from the engine
+            reads.add(settled.read("raw\n" + sel, nodes(refs), fromMs, toMs, 1, (a, b) -> rawReads(sel, a, b)));
         });
         Set<Long> wanted = ids(series);
         return all(reads).map(results -> {
@@ -143,6 +142,16 @@ public class PromSeriesStore implements SeriesStore {
             out.replaceAll((id, p) -> p.normalize().slice(fromMs, toMs));
             return out;
         });
+    }
+
+    /** The samples of {@code sel} in [from, to), in splits read side by side. */
+    private Uni<List<PromClient.Series>> rawReads(String sel, long from, long to) {
+        List<Uni<List<PromClient.Series>>> reads = new ArrayList<>();
+        for (long[] split : splits(from, to, splitMs)) {
+            // the range vector's own samples in (end - range, end]: [from, to) with end = to - 1 ms
+            reads.add(engine.query(sel + "[" + PromSelectors.ms(split[1] - split[0]) + "]", split[1] - 1));
+        }
+        return all(reads).map(SettledReads::join);
     }
 
     @Override
@@ -174,11 +183,8 @@ public class PromSeriesStore implements SeriesStore {
         List<Uni<List<PromClient.Series>>> reads = new ArrayList<>();
         byMetric(gauges).forEach((metric, refs) -> {
             String q = aggregates(PromSelectors.of(metric, refs, nodeLabel), bucket);
-            for (long[] part : splits(bucketFrom, bucketTo, split)) {
-                // evaluated at each bucket's end: the window [bucket, bucket + step) (offset 1 ms: the end excluded)
-                reads.add(engine.queryRange(q, part[0] + bucket, part[1], bucket)
-                        .map(found -> withMetric(found, metric)));
-            }
+            reads.add(settled.read("rollups\n" + bucket + "\n" + q, nodes(refs), bucketFrom, bucketTo, bucket,
+                    (a, b) -> rollupReads(q, a, b, bucket, split)).map(found -> withMetric(found, metric)));
         });
         Set<Long> wanted = ids(gauges);
         Uni<Map<Long, Rollups>> ofGauges = all(reads).map(results -> {
@@ -193,7 +199,7 @@ public class PromSeriesStore implements SeriesStore {
                     }
                     TreeMap<Long, double[]> b = buckets.computeIfAbsent(id, k -> new TreeMap<>());
                     for (int i = 0; i < s.t().length; i++) {
-                        b.computeIfAbsent(s.t()[i] - bucket, k -> new double[] {Double.NaN, Double.NaN,
+                        b.computeIfAbsent(s.t()[i], k -> new double[] {Double.NaN, Double.NaN,
                                 Double.NaN, Double.NaN})[agg] = s.v()[i];
                     }
                 }
@@ -215,6 +221,31 @@ public class PromSeriesStore implements SeriesStore {
             out.putAll(t.getItem2());
             return out;
         });
+    }
+
+    /** The buckets [from, to) of {@code q}, in splits read side by side, each at its start. */
+    private Uni<List<PromClient.Series>> rollupReads(String q, long from, long to, long bucket, long split) {
+        List<Uni<List<PromClient.Series>>> reads = new ArrayList<>();
+        for (long[] part : splits(from, to, split)) {
+            // evaluated at each bucket's end: the window [bucket, bucket + step) (offset 1 ms: the end excluded)
+            reads.add(engine.queryRange(q, part[0] + bucket, part[1], bucket).map(found -> {
+                List<PromClient.Series> out = new ArrayList<>(found.size());
+                for (PromClient.Series s : found) {
+                    long[] t = new long[s.t().length];
+                    for (int i = 0; i < t.length; i++) {
+                        t[i] = s.t()[i] - bucket;
+                    }
+                    out.add(new PromClient.Series(s.labels(), t, s.v()));
+                }
+                return out;
+            }));
+        }
+        return all(reads).map(SettledReads::join);
+    }
+
+    /** The nodes of these series (empty names for those without one). */
+    private static List<String> nodes(List<SeriesRef> refs) {
+        return refs.stream().map(SeriesRef::node).distinct().toList();
     }
 
     /** The aggregates of each series over {@code [t - step, t)}, told apart by a label. */
