@@ -21,7 +21,8 @@ class SettledReadsTest {
     static final long M = 60_000;
     static final long NOW = 1_000 * 60 * M;
 
-    /** Change notices heard in the test: no database. */
+    /** Change notices heard in the test: no database (not a bean of the Quarkus tests). */
+    @jakarta.enterprise.inject.Vetoed
     static final class Notices extends ChangeNotices {
         boolean listening = true;
         final AtomicLong seq = new AtomicLong();
