@@ -188,7 +188,9 @@ public class PromSeriesStore implements SeriesStore {
         });
         Set<Long> wanted = ids(gauges);
         Uni<Map<Long, Rollups>> ofGauges = all(reads).map(results -> {
-            Map<Long, TreeMap<Long, double[]>> buckets = new HashMap<>();
+            // per series, each aggregate per bucket of [bucketFrom, bucketTo) (arrays: a chart reads every bucket)
+            int n = (int) ((bucketTo - bucketFrom) / bucket);
+            Map<Long, double[][]> buckets = new HashMap<>();
             for (List<PromClient.Series> result : results) {
                 for (PromClient.Series s : result) {
                     Map<String, String> labels = new TreeMap<>(s.labels());
@@ -197,21 +199,30 @@ public class PromSeriesStore implements SeriesStore {
                     if (agg < 0 || !wanted.contains(id)) {
                         continue;
                     }
-                    TreeMap<Long, double[]> b = buckets.computeIfAbsent(id, k -> new TreeMap<>());
+                    double[][] b = buckets.computeIfAbsent(id, k -> {
+                        double[][] a = new double[AGGS.length][n];
+                        for (double[] x : a) {
+                            java.util.Arrays.fill(x, Double.NaN);
+                        }
+                        return a;
+                    });
                     for (int i = 0; i < s.t().length; i++) {
-                        b.computeIfAbsent(s.t()[i], k -> new double[] {Double.NaN, Double.NaN,
-                                Double.NaN, Double.NaN})[agg] = s.v()[i];
+                        long k = Math.floorDiv(s.t()[i] - bucketFrom, bucket);
+                        if (k >= 0 && k < n) {
+                            b[agg][(int) k] = s.v()[i];
+                        }
                     }
                 }
             }
             Map<Long, Rollups> out = new HashMap<>();
             buckets.forEach((id, b) -> {
-                Rollups r = new Rollups(b.size());
-                b.forEach((t, a) -> {
-                    if (a[3] > 0 && t >= bucketFrom && t < toMs) {
-                        r.add(t, a[0], a[1], a[2], a[3], Double.NaN, Double.NaN);
+                Rollups r = new Rollups(n);
+                for (int k = 0; k < n; k++) {
+                    long t = bucketFrom + k * bucket;
+                    if (b[3][k] > 0 && t < toMs) {
+                        r.add(t, b[0][k], b[1][k], b[2][k], b[3][k], Double.NaN, Double.NaN);
                     }
-                });
+                }
                 out.put(id, r);
             });
             return out;
