@@ -195,18 +195,10 @@ public class SettledReads {
         return new ArrayList<>(out.values());
     }
 
+    /** The first index whose position is {@code x} or later (positions in a series are distinct). */
     private static int lowerBound(long[] t, long x) {
-        int lo = 0;
-        int hi = t.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (t[mid] < x) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        int i = Arrays.binarySearch(t, x);
+        return i >= 0 ? i : -i - 1;
     }
 
     /** Sends {@link #lateToken} of these nodes when the transaction of {@code conn} commits. */
