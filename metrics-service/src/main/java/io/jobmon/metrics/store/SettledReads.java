@@ -34,7 +34,7 @@ import java.util.function.LongSupplier;
 public class SettledReads {
 
     /** How long after its 2xx an engine may still answer without a written sample. */
-    static final long VISIBLE_MS = 5_000;
+    public static final long VISIBLE_MS = 5_000;
     /** Sequence marks kept at most this often. */
     private static final long MARK_EVERY_MS = 250;
 

@@ -13,9 +13,17 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import io.restassured.path.json.JsonPath;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.jobmon.metrics.store.SettledReads;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,6 +67,49 @@ class JobChartsPromTest extends JobChartsTest {
         JsonPath r = chart(job, raw);
         assertEquals(100.0, value(r, 0, 7));
         assertEquals(40.0, value(r, 0, 8));
+    }
+
+    /**
+     * A range older than {@code prometheus.settled-after} is answered from the replica's memory once read (ADR 0044):
+     * a sample written into it behind jobmon's back is not charted until the notice a late forwarded sample sends.
+     */
+    @Test
+    void aSettledRangeIsAnsweredFromMemoryUntilALateNoticeOfItsNode() throws Exception {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0.plus(Duration.ofMinutes(2)), 32,
+                (i, ms) -> 40));
+        String raw = "metric=gpu_util&step=15&" + range(T0, T0.plus(Duration.ofMinutes(10)));
+        await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(chart(job, raw), 0) == 32);
+        // a read is kept once the replica has read for longer than an engine takes to show a written sample (the
+        // forwarder's own late notice of these samples heard before)
+        Thread.sleep(1000);
+        chart(job, raw);
+        Thread.sleep(SettledReads.VISIBLE_MS + 500);
+        assertEquals(32, Fixtures.points(chart(job, raw), 0));
+        // the first minute's first sample straight into the engine (VictoriaMetrics' import): no forwarding, no notice
+        StringBuilder line = new StringBuilder("DCGM_FI_DEV_GPU_UTIL{node=\"" + node + "\"");
+        gpu.forEach((k, v) -> line.append(',').append(k).append("=\"").append(v).append('"'));
+        line.append("} 100 ").append(T0.toEpochMilli()).append('\n');
+        String engine = ConfigProvider.getConfig().getValue("jobmon.metrics.prometheus.url", String.class);
+        HttpClient http = HttpClient.newHttpClient();
+        assertEquals(204, http.send(HttpRequest.newBuilder(URI.create(engine + "/api/v1/import/prometheus"))
+                .POST(HttpRequest.BodyPublishers.ofString(line.toString())).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode());
+        // the engine's own count over (T0 - 1 min, T0 + 10 min]: 33 once it shows the imported sample
+        String count = engine + "/api/v1/query?time=" + T0.plus(Duration.ofMinutes(10)).getEpochSecond() + "&query="
+                + URLEncoder.encode("count_over_time(DCGM_FI_DEV_GPU_UTIL{node=\"" + node + "\"}[11m])",
+                        StandardCharsets.UTF_8);
+        await().atMost(WAIT).until(() -> http.send(HttpRequest.newBuilder(URI.create(count)).build(),
+                HttpResponse.BodyHandlers.ofString()).body().contains("\"33\""));
+        assertEquals(32, Fixtures.points(chart(job, raw), 0), "the held answer, not the engine's");
+        // what the samples consumer sends when it forwards a sample older than the settled line
+        pool.query("SELECT pg_notify('metrics_changes', '" + SettledReads.lateToken(node) + "')").execute()
+                .await().atMost(WAIT);
+        await().atMost(WAIT).until(() -> Fixtures.points(chart(job, raw), 0) == 33);
+        assertEquals(100.0, value(chart(job, raw), 0, 0));
     }
 
     /** Replaces the builtin store's chunk layout test: nothing is kept by jobmon, minute charts are the engine's. */
