@@ -48,11 +48,7 @@ class JobChartsPromTest extends JobChartsTest {
     void aChartShownAgainAfterLateSamplesWereCompactedIntoItsWindowShowsTheLateValues() {
         String job = Fixtures.newId("j");
         String node = Fixtures.newId("n");
-        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
-        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
-        // the first two minutes missing
-        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0.plus(Duration.ofMinutes(2)), 472,
-                (i, ms) -> 40));
+        Map<String, String> gpu = gapAtStart(job, node, 472);
         String minutes = "metric=gpu_util&step=60&" + range(T0, T0.plus(Duration.ofHours(2)));
         String raw = "metric=gpu_util&step=15&" + range(T0, T0.plus(Duration.ofMinutes(10)));
         await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(chart(job, minutes), 0) == 118);
@@ -77,10 +73,7 @@ class JobChartsPromTest extends JobChartsTest {
     void aSettledRangeIsAnsweredFromMemoryUntilALateNoticeOfItsNode() throws Exception {
         String job = Fixtures.newId("j");
         String node = Fixtures.newId("n");
-        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
-        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
-        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0.plus(Duration.ofMinutes(2)), 32,
-                (i, ms) -> 40));
+        Map<String, String> gpu = gapAtStart(job, node, 32);
         String raw = "metric=gpu_util&step=15&" + range(T0, T0.plus(Duration.ofMinutes(10)));
         await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(chart(job, raw), 0) == 32);
         // a read is kept once the replica has read for longer than an engine takes to show a written sample (the
@@ -110,6 +103,18 @@ class JobChartsPromTest extends JobChartsTest {
                 .await().atMost(WAIT);
         await().atMost(WAIT).until(() -> Fixtures.points(chart(job, raw), 0) == 33);
         assertEquals(100.0, value(chart(job, raw), 0, 0));
+    }
+
+    /**
+     * A running job with one GPU on {@code node}, utilisation 40 in {@code samples} samples from T0 + 2 min (the first
+     * two minutes missing): its GPU's labels.
+     */
+    static Map<String, String> gapAtStart(String job, String node, int samples) {
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0.plus(Duration.ofMinutes(2)), samples,
+                (i, ms) -> 40));
+        return gpu;
     }
 
     /** Replaces the builtin store's chunk layout test: nothing is kept by jobmon, minute charts are the engine's. */

@@ -1,0 +1,73 @@
+package io.jobmon.metrics.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jobmon.contracts.events.CloudEvents;
+import io.jobmon.testsupport.EmbeddedPostgresDb;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+/** {@link MetricsBenchmark}'s prometheus-mode part (ADR 0036, 0044). */
+final class PromMode {
+
+    private PromMode() {
+    }
+
+    /**
+     * jobmon with {@code jobmon.metrics.storage=prometheus} (ADR 0036) on the same database, its charts read from the
+     * VictoriaMetrics that holds the same samples, side by side with VictoriaMetrics' own {@code query_range}: what
+     * attribution adds to the engine.
+     */
+    static void run(String bootstrap, EmbeddedPostgresDb.Connection db, Systems.Proc vm, String jmWeek,
+            String jmHourPath, String promWeek, String promHour, String alice, JsonNode builtinWeek) throws Exception {
+        int mgmt = Systems.freePort();
+        Systems.Proc pm = Systems.jobmon("jobmon-prometheus", bootstrap, db.url(), db.user(), db.password(),
+                "bench-prom-" + UUID.randomUUID(), mgmt, Map.of("jobmon.metrics.storage", "prometheus",
+                        "jobmon.metrics.prometheus.url", vm.base(), "jobmon.metrics.prometheus.node-label", "Hostname",
+                        // VictoriaMetrics has the samples already (the benchmark wrote them): nothing to forward
+                        "mp.messaging.incoming.samples.topic", "bench.prometheus-mode.unused",
+                        "jobmon.metrics.prometheus.split", System.getProperty("bench.promSplit", "1d")));
+        try {
+            Systems.awaitUp("http://127.0.0.1:" + mgmt + "/q/health/ready", Duration.ofSeconds(300));
+            long first = System.nanoTime();
+            JsonNode week = CloudEvents.MAPPER.readTree(Systems.get(pm.base() + jmWeek, alice));
+            double firstMs = (System.nanoTime() - first) / 1e6;
+            System.out.printf("jobmon (prometheus mode) 7-day chart: %d series × %d points from %s; the same as the"
+                    + " builtin store's: %s; first call %.1f ms; hour first call %.1f ms%n", week.get("series").size(),
+                    week.get("series").get(0).get("points").size(), week.get("resolution").asText(),
+                    week.get("series").equals(builtinWeek.get("series")), firstMs, Latency.once(pm.base() + jmHourPath,
+                            alice));
+            System.out.println("load before the prometheus-mode queries: " + uptime());
+            double[] jw = Latency.latency(pm.base() + jmWeek, alice);
+            double[] vw = Latency.latency(vm.base() + promWeek, null);
+            double[] jh = Latency.latency(pm.base() + jmHourPath, alice);
+            double[] vh = Latency.latency(vm.base() + promHour, null);
+            System.out.printf("prometheus mode on victoria-metrics (p50/p99 ms): 7-day chart jobmon %.1f/%.1f vs"
+                    + " victoria-metrics query_range %.1f/%.1f (%.2f × / %.2f ×); 1-hour chart jobmon %.1f/%.1f vs %.1f/%.1f"
+                    + " (%.2f × / %.2f ×); load %s%n", jw[0], jw[1], vw[0], vw[1], jw[0] / vw[0], jw[1] / vw[1], jh[0],
+                    jh[1], vh[0], vh[1], jh[0] / vh[0], jh[1] / vh[1], uptime());
+            // a live chart: from the hour before the data's end to now (no `to`: the running job's now; VictoriaMetrics'
+            // end defaults to now), so its newest part is never settled and each call asks the engine for it
+            String from = jmHourPath.substring(jmHourPath.indexOf("&from=") + 6, jmHourPath.indexOf("&to="));
+            String liveStart = promHour.substring(promHour.indexOf("&start=") + 7, promHour.indexOf("&end="));
+            double[] jl = Latency.latency(pm.base() + jmHourPath.substring(0, jmHourPath.indexOf("&to=")), alice);
+            double[] vl = Latency.latency(vm.base() + promHour.substring(0, promHour.indexOf("&start=")) + "&start="
+                    + liveStart + "&step=15", null);
+            System.out.printf("prometheus mode, live chart from %s to now (p50/p99 ms): jobmon %.1f/%.1f vs"
+                    + " victoria-metrics %.1f/%.1f (%.2f × / %.2f ×)%n", from, jl[0], jl[1], vl[0], vl[1], jl[0] / vl[0],
+                    jl[1] / vl[1]);
+            // jobmon's floor: an answer that touches neither the engine nor the database
+            double[] live = Latency.latency("http://127.0.0.1:" + mgmt + "/q/health/live", null);
+            double[] cat = Latency.latency(pm.base() + "/api/v1/metrics/catalogue", alice);
+            System.out.printf("prometheus mode floors (p50/p99 ms): liveness (no token, no database) %.1f/%.1f,"
+                    + " catalogue (token, no database, no engine) %.1f/%.1f; load %s%n", live[0], live[1], cat[0], cat[1],
+                    uptime());
+        } finally {
+            pm.stop();
+        }
+    }
+
+    private static String uptime() {
+        return MetricsBenchmark.uptime();
+    }
+}
