@@ -86,10 +86,11 @@ public class IngestService {
         // for nothing), always in this order: two consumers never wait for each other in a circle.
         Set<String> ids = new LinkedHashSet<>();
         records.stream().filter(r -> r.jobId() != null).forEach(r -> ids.add(r.jobId()));
-        return offsets.lock(conn, topic, last.keySet()).chain(next -> jobs.lockVersions(conn, ids).map(v -> Map.entry(next, v)))
-                .chain(locked -> {
-            Map<Integer, Long> next = locked.getKey();
-            Map<String, Long> versions = locked.getValue();
+        // Both are sent together (pipelined, run in this order): one round trip for every lock of the batch.
+        return Uni.combine().all().unis(offsets.lock(conn, topic, last.keySet()), jobs.lockVersions(conn, ids, cache::holds))
+                .asTuple().chain(locked -> {
+            Map<Integer, Long> next = locked.getItem1();
+            Map<String, Long> versions = locked.getItem2();
             List<RawRecord> fresh = new ArrayList<>();
             for (RawRecord r : records) {
                 if (r.offset() >= next.getOrDefault(r.partition(), 0L)) {
