@@ -32,9 +32,15 @@ import org.jboss.logging.Logger;
 public class Compactor {
 
     private static final Logger LOG = Logger.getLogger(Compactor.class);
+    /** The database's clock in epoch ms. */
+    static final String DB_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+    /**
+     * Windows closed by newer samples of their node, or by {@code now} once no batch wrote into them for
+     * {@code $4} ms (a backfill still writing is not compacted round after round: ADR 0043).
+     */
     private static final String CLOSED = "SELECT node, window_ms FROM head_window w WHERE window_ms + $1 <="
-            + " greatest($2, (SELECT max(max_ms) FROM head_window v WHERE v.node = w.node))"
-            + " ORDER BY window_ms LIMIT $3 FOR UPDATE SKIP LOCKED";
+            + " (SELECT max(max_ms) FROM head_window v WHERE v.node = w.node) OR (window_ms + $1 <= $2"
+            + " AND written_ms <= " + DB_NOW_MS + " - $4) ORDER BY window_ms LIMIT $3 FOR UPDATE SKIP LOCKED";
 
     private final Pool pool;
     private final Partitions partitions;
@@ -54,23 +60,31 @@ public class Compactor {
         if (SeriesStores.external(config)) {
             return Uni.createFrom().voidItem(); // no head blocks: the engine keeps the samples (ADR 0036)
         }
-        return compactAll(System.currentTimeMillis()).onFailure()
+        return compactAll(System.currentTimeMillis(), config.storage().compactionQuiet().toMillis()).onFailure()
                 .invoke(e -> LOG.warnf("compaction failed, next round retries: %s", e.getMessage()))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
-    /** Compacts every closed window, a few per transaction; returns the number of windows compacted. */
+    /** Compacts every closed window at once (written to or not), a few per transaction; returns how many. */
     public Uni<Integer> compactAll(long nowMs) {
-        return compactSome(nowMs, 8).chain(n -> n == 0 ? Uni.createFrom().item(0)
-                : compactAll(nowMs).map(more -> more + n));
+        return compactAll(nowMs, 0);
     }
 
-    private Uni<Integer> compactSome(long nowMs, int limit) {
+    /**
+     * Compacts every closed window, a few per transaction, those closed only by {@code nowMs} once no batch wrote
+     * into them for {@code quietMs}; returns the number of windows compacted.
+     */
+    public Uni<Integer> compactAll(long nowMs, long quietMs) {
+        return compactSome(nowMs, quietMs, 8).chain(n -> n == 0 ? Uni.createFrom().item(0)
+                : compactAll(nowMs, quietMs).map(more -> more + n));
+    }
+
+    private Uni<Integer> compactSome(long nowMs, long quietMs, int limit) {
         long closedAfter = Resolution.WINDOW_MS + config.storage().compactionGrace().toMillis();
         long[] retained = retentionStarts(nowMs);
         List<Long> days = new ArrayList<>();
         List<Object[]> windows = new ArrayList<>();
-        return pool.withTransaction(conn -> conn.preparedQuery(CLOSED).execute(Tuple.of(closedAfter, nowMs, limit))
+        return pool.withTransaction(conn -> conn.preparedQuery(CLOSED).execute(Tuple.of(closedAfter, nowMs, limit, quietMs))
                 .chain(rows -> {
                     for (Row r : rows) {
                         windows.add(new Object[] {r.getString("node"), r.getLong("window_ms")});
