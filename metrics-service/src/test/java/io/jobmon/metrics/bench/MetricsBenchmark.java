@@ -147,8 +147,9 @@ public final class MetricsBenchmark {
             long jobmonBytes = StoreBytes.jobmon(db);
             System.out.println("jobmon tables (bytes per sample, with indexes and TOAST): " + StoreBytes.tables(db, total));
             System.out.printf("bytes per sample: prometheus %.2f (data dir incl. WAL), victoria-metrics %.2f, jobmon %.2f"
-                    + " (PostgreSQL tables with indexes and rollups)%n", Systems.du(prom.dir()) / (double) total,
-                    Systems.du(vm.dir()) / (double) total, jobmonBytes / (double) total);
+                    + " (PostgreSQL tables with indexes and rollups; the store's tables: %.2f)%n",
+                    Systems.du(prom.dir()) / (double) total, Systems.du(vm.dir()) / (double) total,
+                    jobmonBytes / (double) total, StoreBytes.store(db) / (double) total);
             System.out.println("prometheus data dir (bytes per sample): " + StoreBytes.dir(prom.dir(), total));
             StoreBytes.settled(db, total, prom, vm);
             String alice = Tokens.alice();

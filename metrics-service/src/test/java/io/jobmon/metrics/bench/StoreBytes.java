@@ -28,8 +28,8 @@ final class StoreBytes {
         System.out.printf("jobmon settled %.1f s later (head windows left: %d): %s%n", (System.nanoTime() - t0) / 1e9,
                 MetricsBenchmark.scalar(db, "SELECT count(*) FROM metrics.head_window"), tables(db, total));
         System.out.printf("bytes per sample, settled: prometheus %.2f (data dir incl. WAL), victoria-metrics %.2f, jobmon"
-                + " %.2f%n", Systems.du(prom.dir()) / (double) total, Systems.du(vm.dir()) / (double) total,
-                jobmon(db) / (double) total);
+                + " %.2f (the store's tables: %.2f)%n", Systems.du(prom.dir()) / (double) total,
+                Systems.du(vm.dir()) / (double) total, jobmon(db) / (double) total, store(db) / (double) total);
     }
 
     /** Bytes per sample of each top-level entry of a data dir (Prometheus: wal, chunks_head, blocks). */
@@ -44,6 +44,17 @@ final class StoreBytes {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * The sample store's tables alone (series, label sets, head, chunks, rollups): like for like with an engine's data
+     * dir; {@link #jobmon} adds what else the schema holds (GPU holdings, the outbox, job facts, offsets).
+     */
+    static long store(EmbeddedPostgresDb.Connection db) throws Exception {
+        return MetricsBenchmark.scalar(db, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
+                + " ON n.oid = c.relnamespace WHERE n.nspname = 'metrics' AND c.relkind = 'r' AND regexp_replace(c.relname,"
+                + " '_p[0-9]+$', '') IN ('series', 'label_set', 'head_block', 'head_window', 'chunk', 'rollup_1m',"
+                + " 'rollup_1h')");
     }
 
     static long jobmon(EmbeddedPostgresDb.Connection db) throws Exception {
