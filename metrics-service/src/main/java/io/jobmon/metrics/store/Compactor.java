@@ -35,12 +35,14 @@ public class Compactor {
     /** The database's clock in epoch ms. */
     static final String DB_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
     /**
-     * Windows closed by newer samples of their node, or by {@code now} once no batch wrote into them for
-     * {@code $4} ms (a backfill still writing is not compacted round after round: ADR 0043).
+     * Windows closed by newer samples of their node, or by {@code now} once the node has a newer window in the head
+     * or no batch wrote into them for {@code $4} ms (the newest window of a backfill still writing is not compacted
+     * round after round: ADR 0043).
      */
     private static final String CLOSED = "SELECT node, window_ms FROM head_window w WHERE window_ms + $1 <="
             + " (SELECT max(max_ms) FROM head_window v WHERE v.node = w.node) OR (window_ms + $1 <= $2"
-            + " AND written_ms <= " + DB_NOW_MS + " - $4) ORDER BY window_ms LIMIT $3 FOR UPDATE SKIP LOCKED";
+            + " AND (written_ms <= " + DB_NOW_MS + " - $4 OR EXISTS (SELECT 1 FROM head_window n WHERE n.node = w.node"
+            + " AND n.window_ms > w.window_ms))) ORDER BY window_ms LIMIT $3 FOR UPDATE SKIP LOCKED";
 
     private final Pool pool;
     private final Partitions partitions;

@@ -31,19 +31,12 @@ public class Partitions {
         }
     }
 
-    /** The fill factor of the rollup partitions (chunks are written once: full pages). */
-    static final int ROLLUP_FILLFACTOR = 70;
-
     private final Map<Table, PartitionedTable> tables = new EnumMap<>(Table.class);
 
     public Partitions(Pool pool) {
         for (Table t : Table.values()) {
-            // a rollup row (a series' day) is rewritten by every window's compaction: room in its page makes that a
-            // HOT update, pruned in place, not a new tuple elsewhere and a new index entry (ADR 0042)
-            String[] after = t == Table.CHUNK ? new String[0]
-                    : new String[] {"ALTER TABLE %s SET (fillfactor = " + ROLLUP_FILLFACTOR + ")"};
             tables.put(t, new PartitionedTable(pool, t.name, t.monthly ? PartitionedTable.Period.MONTH
-                    : PartitionedTable.Period.DAY, PartitionedTable::epochMsBound, after));
+                    : PartitionedTable.Period.DAY, PartitionedTable::epochMsBound));
         }
     }
 
