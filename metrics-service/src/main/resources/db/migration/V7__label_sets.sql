@@ -23,11 +23,6 @@ CREATE TRIGGER series_notice AFTER INSERT OR DELETE OR UPDATE OF metric, node, l
 -- HOT updates (no index holds them), pruned in place, instead of a new tuple and new entries in every index.
 ALTER TABLE series SET (fillfactor = 60);
 
--- When a batch last wrote into the window (the database's clock, ms): a window closed by the wall clock while a
--- backfill still writes into it is compacted once the writes pause (jobmon.metrics.storage.compaction-quiet),
--- not rewritten by every compaction round (docs/adr/0043-backfilled-windows-compacted-when-quiet.md).
-ALTER TABLE head_window ADD COLUMN written_ms BIGINT NOT NULL DEFAULT 0;
-
 -- A chunk's first and last time and its count are in its body (the compactor and the reads decode it anyway):
 -- 20 bytes less in every chunk row, one row per series and 2-hour window.
 ALTER TABLE chunk DROP COLUMN min_ms, DROP COLUMN max_ms, DROP COLUMN samples;

@@ -162,13 +162,6 @@ public interface MetricsConfig {
         @WithDefault("5m")
         Duration compactionGrace();
 
-        /**
-         * A window closed by the wall clock (not by newer samples of its node) that a batch wrote into less than this
-         * long ago waits: history written by remote-write is compacted once, when its writes pause (ADR 0043).
-         */
-        @WithDefault("30s")
-        Duration compactionQuiet();
-
         /** How often compaction looks for closed windows. */
         @WithDefault("30s")
         Duration compactEvery();

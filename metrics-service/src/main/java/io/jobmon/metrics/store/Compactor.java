@@ -32,17 +32,9 @@ import org.jboss.logging.Logger;
 public class Compactor {
 
     private static final Logger LOG = Logger.getLogger(Compactor.class);
-    /** The database's clock in epoch ms. */
-    static final String DB_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
-    /**
-     * Windows closed by newer samples of their node, or by {@code now} once the node has a newer window in the head
-     * or no batch wrote into them for {@code $4} ms (the newest window of a backfill still writing is not compacted
-     * round after round: ADR 0043).
-     */
     private static final String CLOSED = "SELECT node, window_ms FROM head_window w WHERE window_ms + $1 <="
-            + " (SELECT max(max_ms) FROM head_window v WHERE v.node = w.node) OR (window_ms + $1 <= $2"
-            + " AND (written_ms <= " + DB_NOW_MS + " - $4 OR EXISTS (SELECT 1 FROM head_window n WHERE n.node = w.node"
-            + " AND n.window_ms > w.window_ms))) ORDER BY window_ms LIMIT $3 FOR UPDATE SKIP LOCKED";
+            + " greatest($2, (SELECT max(max_ms) FROM head_window v WHERE v.node = w.node))"
+            + " ORDER BY window_ms LIMIT $3 FOR UPDATE SKIP LOCKED";
 
     private final Pool pool;
     private final Partitions partitions;
@@ -62,31 +54,23 @@ public class Compactor {
         if (SeriesStores.external(config)) {
             return Uni.createFrom().voidItem(); // no head blocks: the engine keeps the samples (ADR 0036)
         }
-        return compactAll(System.currentTimeMillis(), config.storage().compactionQuiet().toMillis()).onFailure()
+        return compactAll(System.currentTimeMillis()).onFailure()
                 .invoke(e -> LOG.warnf("compaction failed, next round retries: %s", e.getMessage()))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
-    /** Compacts every closed window at once (written to or not), a few per transaction; returns how many. */
+    /** Compacts every closed window, a few per transaction; returns the number of windows compacted. */
     public Uni<Integer> compactAll(long nowMs) {
-        return compactAll(nowMs, 0);
+        return compactSome(nowMs, 8).chain(n -> n == 0 ? Uni.createFrom().item(0)
+                : compactAll(nowMs).map(more -> more + n));
     }
 
-    /**
-     * Compacts every closed window, a few per transaction, those closed only by {@code nowMs} once no batch wrote
-     * into them for {@code quietMs}; returns the number of windows compacted.
-     */
-    public Uni<Integer> compactAll(long nowMs, long quietMs) {
-        return compactSome(nowMs, quietMs, 8).chain(n -> n == 0 ? Uni.createFrom().item(0)
-                : compactAll(nowMs, quietMs).map(more -> more + n));
-    }
-
-    private Uni<Integer> compactSome(long nowMs, long quietMs, int limit) {
+    private Uni<Integer> compactSome(long nowMs, int limit) {
         long closedAfter = Resolution.WINDOW_MS + config.storage().compactionGrace().toMillis();
         long[] retained = retentionStarts(nowMs);
         List<Long> days = new ArrayList<>();
         List<Object[]> windows = new ArrayList<>();
-        return pool.withTransaction(conn -> conn.preparedQuery(CLOSED).execute(Tuple.of(closedAfter, nowMs, limit, quietMs))
+        return pool.withTransaction(conn -> conn.preparedQuery(CLOSED).execute(Tuple.of(closedAfter, nowMs, limit))
                 .chain(rows -> {
                     for (Row r : rows) {
                         windows.add(new Object[] {r.getString("node"), r.getLong("window_ms")});

@@ -15,11 +15,9 @@ public class HeadRepository {
 
     private static final String INSERT = "INSERT INTO head_block (node, window_ms, min_ms, max_ms, samples, body)"
             + " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::int[], $6::bytea[])";
-    /** The windows written, with the newest sample and when (the database's clock: replicas' clocks may differ). */
-    private static final String WINDOWS = "INSERT INTO head_window AS w (node, window_ms, max_ms, written_ms)"
-            + " SELECT n, wm, m, " + Compactor.DB_NOW_MS + " FROM unnest($1::text[], $2::bigint[], $3::bigint[])"
-            + " AS u(n, wm, m) ON CONFLICT (node, window_ms)"
-            + " DO UPDATE SET max_ms = greatest(w.max_ms, EXCLUDED.max_ms), written_ms = EXCLUDED.written_ms";
+    private static final String WINDOWS = "INSERT INTO head_window AS w (node, window_ms, max_ms)"
+            + " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) ON CONFLICT (node, window_ms)"
+            + " DO UPDATE SET max_ms = greatest(w.max_ms, EXCLUDED.max_ms)";
 
     /** The samples of one node and window from one batch, encoded. */
     public record Block(String node, long windowMs, long minMs, long maxMs, int samples, byte[] body) {

@@ -14,8 +14,8 @@ final class StoreBytes {
     }
 
     /**
-     * The same figures once the builtin store settled: every window closed by the wall clock compacted (a window a
-     * backfill wrote into waits for its writes to pause, ADR 0043) and the head empty but for the open windows.
+     * The same figures once the builtin store settled: every window closed by the wall clock compacted (by the
+     * scheduled compaction, 30 s) and the head empty but for the open windows.
      */
     static void settled(EmbeddedPostgresDb.Connection db, long total, Systems.Proc prom, Systems.Proc vm)
             throws Exception {

@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** What the builtin store keeps per series and when it compacts (ADRs 0042, 0043), on real PostgreSQL and Kafka. */
+/** What the builtin store keeps per series (ADR 0042), on real PostgreSQL and Kafka. */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
@@ -35,9 +35,6 @@ class StoreLayoutTest {
 
     @Inject
     Pool pool;
-
-    @Inject
-    Compactor compactor;
 
     @Inject
     PgSeriesStore store;
@@ -74,33 +71,5 @@ class StoreLayoutTest {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-    }
-
-    @Test
-    void aWindowClosedOnlyByTheWallClockWaitsUntilItsWritesPauseOrItsNodeHasANewerWindow() {
-        String node = Fixtures.newId("n");
-        Map<String, String> gpu = Fixtures.gpu(node, 0, "p-0");
-        // two hours from T0 (a window's start): the first window, then a minute of the next (not past its grace)
-        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0, 480, (i, ms) -> 50));
-        String windows = "SELECT count(*) FROM head_window WHERE node = $1";
-        String chunks = "SELECT count(*) FROM chunk c JOIN series s ON s.id = c.series_id WHERE s.node = $1";
-        await().atMost(WAIT).until(() -> Sql.count(pool, windows, node) == 1);
-        long now = System.currentTimeMillis();
-        long quiet = Duration.ofMinutes(10).toMillis();
-        // written a moment ago, the node's newest window: a backfill that may still be writing into it
-        compactor.compactAll(now, quiet).await().atMost(WAIT);
-        assertEquals(1, Sql.count(pool, windows, node));
-        assertEquals(0, Sql.count(pool, chunks, node));
-        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0.plus(Duration.ofHours(2)), 4,
-                (i, ms) -> 60));
-        await().atMost(WAIT).until(() -> Sql.count(pool, windows, node) == 2);
-        // the backfill moved on to a newer window: the older one goes, the newest still waits
-        compactor.compactAll(now, quiet).await().atMost(WAIT);
-        assertEquals(1, Sql.count(pool, windows, node));
-        assertEquals(1, Sql.count(pool, chunks, node));
-        // quiet long enough (here: no wait asked for)
-        compactor.compactAll(now, 0).await().atMost(WAIT);
-        assertEquals(0, Sql.count(pool, windows, node));
-        assertEquals(2, Sql.count(pool, chunks, node));
     }
 }
