@@ -29,8 +29,10 @@ public class OffsetRepository {
     /** The next offset to apply of each partition, locked until the transaction ends. */
     public Uni<Map<Integer, Long>> lock(SqlConnection conn, String topic, Set<Integer> partitions) {
         Integer[] parts = partitions.stream().sorted().toArray(Integer[]::new);
-        return conn.preparedQuery(ENSURE).execute(Tuple.of(topic, parts))
-                .chain(() -> conn.preparedQuery(LOCK).execute(Tuple.of(topic, parts)))
+        // Both go out together (the connection pipelines them and the server runs them in this order): one round trip.
+        return Uni.combine().all().unis(conn.preparedQuery(ENSURE).execute(Tuple.of(topic, parts)),
+                conn.preparedQuery(LOCK).execute(Tuple.of(topic, parts))).asTuple()
+                .map(both -> both.getItem2())
                 .map(rows -> {
                     Map<Integer, Long> next = new HashMap<>();
                     for (Row r : rows) {

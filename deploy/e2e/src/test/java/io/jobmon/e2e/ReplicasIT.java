@@ -4,10 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.sim.stack.StackClient;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -28,7 +24,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,6 +66,7 @@ class ReplicasIT {
     private static LocalStack stack;
     private static StackClient client;
     private static Admin admin;
+    private static ConsumerGroups groups;
     private static KafkaProducer<String, String> producer;
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
     /** Jobs submitted (id -> user). */
@@ -94,6 +90,7 @@ class ReplicasIT {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + stack.kafkaPort);
         admin = Admin.create(p);
+        groups = new ConsumerGroups(admin);
         Properties pp = new Properties();
         pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + stack.kafkaPort);
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -121,9 +118,9 @@ class ReplicasIT {
         // A service has one consumer per topic it reads (one per channel; metrics-service two for its samples): each
         // topic's partitions split over the consumers of both replicas, none idle.
         awaitTrue("each topic of each group split over both replicas", () -> CONSUMERS.stream().allMatch(g ->
-                holders(g).entrySet().stream().allMatch(e -> e.getValue().size() == 2 * perReplica(e.getKey())
+                groups.holders(g).entrySet().stream().allMatch(e -> e.getValue().size() == 2 * perReplica(e.getKey())
                         && !e.getValue().contains(0))),
-                Duration.ofMinutes(3), () -> describeGroups());
+                Duration.ofMinutes(3), () -> groups.describe(CONSUMERS));
     }
 
     @Test
@@ -219,14 +216,14 @@ class ReplicasIT {
         sendLines("after", 1000);
 
         awaitTrue("the surviving replica of each service holding every partition", () -> CONSUMERS.stream().allMatch(g ->
-                holders(g).entrySet().stream().allMatch(e -> !e.getKey().equals("(nothing)")
+                groups.holders(g).entrySet().stream().allMatch(e -> !e.getKey().equals("(nothing)")
                         && e.getValue().size() == perReplica(e.getKey())
-                        && e.getValue().stream().mapToInt(Integer::intValue).sum() == partitions(e.getKey()))),
-                Duration.ofMinutes(3), () -> describeGroups());
-        Map<TopicPartition, Long> ends = endOffsets();
+                        && e.getValue().stream().mapToInt(Integer::intValue).sum() == groups.partitions(e.getKey()))),
+                Duration.ofMinutes(3), () -> groups.describe(CONSUMERS));
+        Map<TopicPartition, Long> ends = groups.endOffsets(CONSUMERS);
         awaitTrue("every group's lag at 0 for what was produced up to now", () -> CONSUMERS.stream().allMatch(g ->
-                committed(g).entrySet().stream().allMatch(e -> e.getValue().offset() >= ends.getOrDefault(e.getKey(), 0L))),
-                Duration.ofMinutes(3), () -> lagReport(ends));
+                groups.committed(g).entrySet().stream().allMatch(e -> e.getValue().offset() >= ends.getOrDefault(e.getKey(), 0L))),
+                Duration.ofMinutes(3), () -> groups.lagReport(CONSUMERS, ends));
 
         awaitCount(linesSent);
         JOBS.forEach((job, user) -> await(user, job, "SUCCEEDED", Duration.ofMinutes(4)));
@@ -352,86 +349,8 @@ class ReplicasIT {
         return targets;
     }
 
-    private static ConsumerGroupDescription group(String id) {
-        try {
-            return admin.describeConsumerGroups(List.of(id)).all().get(10, TimeUnit.SECONDS).get(id);
-        } catch (Exception e) {
-            throw new AssertionError("describe group " + id, e);
-        }
-    }
-
-    /** Per topic a group reads: how many partitions each member reading it holds. */
-    private static Map<String, List<Integer>> holders(String group) {
-        Map<String, List<Integer>> out = new HashMap<>();
-        for (MemberDescription m : group(group).members()) {
-            Map<String, Integer> held = new HashMap<>();
-            m.assignment().topicPartitions().forEach(tp -> held.merge(tp.topic(), 1, Integer::sum));
-            held.forEach((topic, n) -> out.computeIfAbsent(topic, t -> new ArrayList<>()).add(n));
-        }
-        // A member that reads a topic but holds none of its partitions: a replica idling.
-        committed(group).keySet().forEach(tp -> out.computeIfAbsent(tp.topic(), t -> new ArrayList<>()));
-        for (MemberDescription m : group(group).members()) {
-            if (m.assignment().topicPartitions().isEmpty()) {
-                out.computeIfAbsent("(nothing)", t -> new ArrayList<>()).add(0);
-            }
-        }
-        return out;
-    }
-
     private static int perReplica(String topic) {
         return CONSUMERS_PER_REPLICA.getOrDefault(topic, 1);
-    }
-
-    private static int partitions(String topic) {
-        try {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions().size();
-        } catch (Exception e) {
-            throw new AssertionError("describe topic " + topic, e);
-        }
-    }
-
-    private static String describeGroups() {
-        StringBuilder b = new StringBuilder();
-        for (String g : CONSUMERS) {
-            b.append('\n').append(g).append(':');
-            group(g).members().forEach(m -> b.append(' ').append(m.host()).append(m.assignment().topicPartitions()));
-        }
-        return b.toString();
-    }
-
-    private static Map<TopicPartition, OffsetAndMetadata> committed(String group) {
-        try {
-            Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>(admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS));
-            out.values().removeIf(java.util.Objects::isNull);
-            return out;
-        } catch (Exception e) {
-            throw new AssertionError("offsets of group " + group, e);
-        }
-    }
-
-    /** The end offsets, now, of every partition a group has committed on. */
-    private static Map<TopicPartition, Long> endOffsets() throws Exception {
-        Map<TopicPartition, OffsetSpec> ask = new HashMap<>();
-        for (String g : CONSUMERS) {
-            committed(g).keySet().forEach(tp -> ask.put(tp, OffsetSpec.latest()));
-        }
-        Map<TopicPartition, Long> out = new HashMap<>();
-        admin.listOffsets(ask).all().get(10, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp, info.offset()));
-        return out;
-    }
-
-    private static String lagReport(Map<TopicPartition, Long> ends) {
-        StringBuilder b = new StringBuilder();
-        for (String g : CONSUMERS) {
-            committed(g).forEach((tp, o) -> {
-                long lag = ends.getOrDefault(tp, 0L) - o.offset();
-                if (lag > 0) {
-                    b.append('\n').append(g).append(' ').append(tp).append(" lag ").append(lag);
-                }
-            });
-        }
-        return b.toString();
     }
 
     /** No event of the job listed twice (same time, object, reason and message). */

@@ -44,6 +44,11 @@ public class JobStateCache {
         return out;
     }
 
+    /** Whether this job is kept (so its row exists, unless retention removed it since). */
+    public boolean holds(String jobId) {
+        return entries.asMap().containsKey(jobId);
+    }
+
     /** Keeps committed jobs (the newer version wins); past the capacity the cache evicts. */
     public void put(Collection<Entry> committed) {
         if (capacity <= 0) {

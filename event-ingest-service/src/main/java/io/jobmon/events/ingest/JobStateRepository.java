@@ -11,7 +11,9 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.function.Predicate;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,14 +54,39 @@ public class JobStateRepository {
      * @return the stored version of each job: it changes with every {@link #save}
      */
     public Uni<Map<String, Long>> lockVersions(SqlConnection conn, Collection<String> jobIds) {
+        return lockVersions(conn, jobIds, id -> false);
+    }
+
+    /**
+     * The same, creating rows only for the jobs not {@code known} to have one: the rows of jobs a consumer applied
+     * before exist, so their insert (a conflict per row) is skipped. A known job whose row is gone after all
+     * (retention) is created and locked in a second round.
+     */
+    public Uni<Map<String, Long>> lockVersions(SqlConnection conn, Collection<String> jobIds, Predicate<String> known) {
         String[] ids = jobIds.stream().sorted().distinct().toArray(String[]::new);
-        // Both statements go out together (the connection pipelines them, in this order): one round trip.
-        return Uni.combine().all().unis(conn.preparedQuery(ENSURE).execute(Tuple.of(ids)),
-                conn.preparedQuery(LOCK).execute(Tuple.of((Object) ids))).asTuple()
+        return lockRound(conn, ids, Arrays.stream(ids).filter(known.negate()).toArray(String[]::new)).chain(versions -> {
+            if (versions.size() == ids.length) {
+                return Uni.createFrom().item(versions);
+            }
+            String[] missing = Arrays.stream(ids).filter(id -> !versions.containsKey(id)).toArray(String[]::new);
+            return lockRound(conn, missing, missing).map(more -> {
+                if (more.size() != missing.length) {
+                    throw new IllegalStateException("job rows vanished while locked: " + missing.length); // retried
+                }
+                versions.putAll(more);
+                return versions;
+            });
+        });
+    }
+
+    /** Creates the rows of {@code create}, then locks those of {@code ids}: sent together, one round trip. */
+    private static Uni<Map<String, Long>> lockRound(SqlConnection conn, String[] ids, String[] create) {
+        Uni<Boolean> ensure = create.length == 0 ? Uni.createFrom().item(Boolean.FALSE)
+                : conn.preparedQuery(ENSURE).execute(Tuple.of(create)).replaceWith(Boolean.TRUE);
+        return Uni.combine().all().unis(ensure, conn.preparedQuery(LOCK).execute(Tuple.of((Object) ids))).asTuple()
                 .map(both -> {
-                    var rows = both.getItem2();
                     Map<String, Long> versions = new HashMap<>();
-                    for (Row r : rows) {
+                    for (Row r : both.getItem2()) {
                         versions.put(r.getString("job_id"), r.getLong("version"));
                     }
                     return versions;

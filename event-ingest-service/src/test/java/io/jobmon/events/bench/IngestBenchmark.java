@@ -81,6 +81,7 @@ public final class IngestBenchmark {
         watch.start();
         service.start();
         try (Connection db = Bench.db(pg.url(), pg.user(), pg.password())) {
+            DatabaseCpu dbCpu = DatabaseCpu.of(db);
             long before = Bench.applied(db);
             long started;
             while ((started = Bench.applied(db)) <= before + (warm > 0 ? warm - 1 : 0)) {
@@ -88,6 +89,7 @@ public final class IngestBenchmark {
             }
             long start = System.nanoTime();
             double cpu0 = service.cpuSeconds();
+            double dbCpu0 = dbCpu.seconds();
             long startStatuses = watch.count();
             if (warm == 0) {
                 started = before; // measured from the first batch applied, which counts
@@ -98,6 +100,7 @@ public final class IngestBenchmark {
             }
             double secs = (System.nanoTime() - start) / 1e9;
             double cpu = service.cpuSeconds() - cpu0;
+            double databaseCpu = dbCpu.seconds() - dbCpu0;
             long measured = end - started;
             Thread.sleep(1000);
             long statuses = watch.count() - startStatuses;
@@ -107,6 +110,8 @@ public final class IngestBenchmark {
                     100 * (measured / secs) / (total / plain), statuses, statuses / secs);
             System.out.printf("service CPU: %.1f µs per record (all its threads, GC and JIT included; %.2f cores busy)%n",
                     cpu * 1e6 / measured, cpu / secs);
+            System.out.printf("database CPU: %.1f µs per record (PostgreSQL's processes; %.2f cores busy)%n",
+                    databaseCpu * 1e6 / measured, databaseCpu / secs);
             System.out.println("load: " + java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim());
             System.out.printf("store: %,d pods, %,d events, %,d jobs%n", BenchKafka.scalar(db, "SELECT count(*) FROM pod_state"),
                     BenchKafka.scalar(db, "SELECT count(*) FROM event"), BenchKafka.scalar(db, "SELECT count(*) FROM job_state"));

@@ -254,6 +254,27 @@ class RecordDecoderTest {
     }
 
     @Test
+    void aBadByteIsFoundWhereverItSitsInTheEightByteSteps() {
+        for (int length = 1; length <= 19; length++) {
+            for (int at = 0; at < length; at++) {
+                byte[] b = new byte[length];
+                java.util.Arrays.fill(b, (byte) 'a');
+                b[at] = (byte) 0xFF; // never in UTF-8
+                assertEquals(false, RecordDecoder.wellFormedUtf8(b), length + "/" + at);
+                b[at] = (byte) 0x7F;
+                assertTrue(RecordDecoder.wellFormedUtf8(b), length + "/" + at);
+                if (at + 1 < length) {
+                    b[at] = (byte) 0xC3; // é, split across a step or not
+                    b[at + 1] = (byte) 0xA9;
+                    assertTrue(RecordDecoder.wellFormedUtf8(b), length + "/" + at);
+                    b[at + 1] = (byte) 'a'; // a lead byte without its continuation
+                    assertEquals(false, RecordDecoder.wellFormedUtf8(b), length + "/" + at);
+                }
+            }
+        }
+    }
+
+    @Test
     void recordsThatAreNotWellFormedUtf8AreReadAsKafkasStringDeserializerReadsThem() {
         String good = Fixtures.record("c1", "MODIFIED", Fixtures.json("event-backoff-1"), "j-1");
         byte[] utf8 = bytes(good.replace("Back-off", "Back-off 重启"));

@@ -33,7 +33,6 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
-import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
@@ -71,19 +70,23 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
     private final int concurrency;
     /** Bodies (or their fronts) read lately: chunks never change, tails and follows read the newest ones again. */
     private final Cache<ChunkRef, Cached> cache;
+    /** Whether a body put goes into the cache too (the newest chunks, which tails and follows read, were put last). */
+    private final boolean cacheWritten;
 
     /** A cached body or front; {@code whole} when it is the entire body. */
     private record Cached(byte[] bytes, boolean whole) {
     }
 
     public S3ChunkStore(Pool pool, LogsConfig.S3 config) {
-        this(pool, client(config), config.bucket(), config.prefix(), config.concurrency(), config.cacheBytes());
+        this(pool, client(config), config.bucket(), config.prefix(), config.concurrency(), config.cacheBytes(),
+                config.cacheWritten());
         if (config.createBucket()) {
             createBucketIfMissing();
         }
     }
 
-    S3ChunkStore(Pool pool, S3AsyncClient s3, String bucket, String prefix, int concurrency, long cacheBytes) {
+    S3ChunkStore(Pool pool, S3AsyncClient s3, String bucket, String prefix, int concurrency, long cacheBytes,
+            boolean cacheWritten) {
         this.pool = pool;
         this.s3 = s3;
         this.bucket = bucket;
@@ -91,9 +94,14 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
         this.concurrency = Math.max(1, concurrency);
         this.cache = cacheBytes <= 0 ? null : Caffeine.newBuilder().maximumWeight(cacheBytes)
                 .weigher((ChunkRef k, Cached v) -> v.bytes().length + 64).build();
+        this.cacheWritten = cacheWritten && cache != null;
     }
 
-    /** The async client on Netty: path-style, checksums only where S3 requires them (MinIO, Ceph and s3proxy agree). */
+    /**
+     * The async client on Netty: path-style, checksums only where S3 requires them (MinIO, Ceph and s3proxy agree);
+     * connections kept {@code s3.connection-max-idle} (the client's default, 5 s, made a tail after a pause open its
+     * connections again: a TLS handshake each on a platform; ADR 0046) with TCP keep-alive.
+     */
     static S3AsyncClient client(LogsConfig.S3 c) {
         AwsCredentialsProvider credentials = c.accessKey().isPresent() && c.secretKey().isPresent()
                 ? StaticCredentialsProvider.create(AwsBasicCredentials.create(c.accessKey().get(), c.secretKey().get()))
@@ -108,6 +116,7 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(Math.max(4, c.concurrency() * 2))
                         .connectionAcquisitionTimeout(Duration.ofSeconds(30))
+                        .connectionMaxIdleTime(c.connectionMaxIdle()).tcpKeepAlive(true)
                         .eventLoopGroupBuilder(SdkEventLoopGroup.builder().numberOfThreads(2)))
                 .build();
     }
@@ -123,7 +132,12 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
         }
         return Multi.createFrom().iterable(bodies).onItem()
                 .transformToUni(b -> call(() -> s3.putObject(r -> r.bucket(bucket).key(key(b.ref()))
-                        .contentType("application/zstd"), AsyncRequestBody.fromBytes(b.bytes()))))
+                        .contentType("application/zstd"), AsyncRequestBody.fromBytes(b.bytes())))
+                        .invoke(() -> {
+                            if (cacheWritten) { // a body never changes: a rollback leaves an entry no index row names
+                                cache.put(b.ref(), new Cached(b.bytes(), true));
+                            }
+                        }))
                 .merge(concurrency).collect().last().replaceWithVoid();
     }
 
@@ -159,8 +173,7 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
         if (n > 0) {
             req.range("bytes=0-" + (n - 1));
         }
-        return call(() -> s3.getObject(req.build(), AsyncResponseTransformer.toBytes()))
-                .map(r -> r.asByteArrayUnsafe())
+        return call(() -> s3.getObject(req.build(), new SizedBytes()))
                 .invoke(b -> {
                     if (cache != null) {
                         cache.put(ref, new Cached(b, n <= 0 || b.length < n));

@@ -78,6 +78,17 @@ public interface LogsConfig {
         @WithDefault("67108864")
         long cacheBytes();
 
+        /**
+         * Whether a body this replica puts goes into the cache too: the newest chunks, which tails and follows read, are
+         * the ones put last (ADR 0046). Entries are the replica's own; bodies never change, so none goes stale.
+         */
+        @WithDefault("true")
+        boolean cacheWritten();
+
+        /** How long the client keeps an idle connection to the store open (TCP keep-alive on): reused by the next tail. */
+        @WithDefault("30s")
+        Duration connectionMaxIdle();
+
         /** A body older than this whose chunk is not in the index is an orphan (a flush that crashed before commit). */
         @WithDefault("10m")
         Duration orphanGrace();

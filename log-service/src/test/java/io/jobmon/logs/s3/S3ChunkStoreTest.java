@@ -126,6 +126,26 @@ class S3ChunkStoreTest {
     }
 
     @Test
+    void aReplicaReadsTheBodiesItPutFromItsCacheAndTheOthersFromTheStore() throws Exception {
+        LocalDate day = ChunkPartitions.day(Instant.now());
+        ChunkRef ref = new ChunkRef(day, -System.nanoTime());
+        byte[] body = chunk(Fixtures.newJob(), 2000).encoded().body();
+        try (S3ChunkStore writer = new S3ChunkStore(pool, S3TestResource.settings(S3TestResource.endpoint()))) {
+            writer.put(null, List.of(new ChunkStore.Body(ref, body))).await().atMost(WAIT);
+            // another replica (this profile's store puts nothing in its cache) reads it from s3proxy, whole and its front
+            assertArrayEquals(body, store.get(List.of(ref)).await().atMost(WAIT).get(ref));
+            assertArrayEquals(java.util.Arrays.copyOf(body, 100), store.get(List.of(ref), new int[] {100}).await().atMost(WAIT).get(ref));
+            store.delete(null, List.of(ref)).await().atMost(WAIT); // without a transaction: at once
+            assertTrue(store.get(List.of(ref)).await().atMost(WAIT).isEmpty(), "gone from the bucket");
+            // the replica that put it answers from its cache (a reader that read the index before the delete)
+            assertArrayEquals(body, writer.get(List.of(ref)).await().atMost(WAIT).get(ref));
+            assertArrayEquals(java.util.Arrays.copyOf(body, 100), writer.get(List.of(ref), new int[] {100}).await().atMost(WAIT).get(ref));
+            writer.delete(null, List.of(ref)).await().atMost(WAIT);
+            assertTrue(writer.get(List.of(ref)).await().atMost(WAIT).isEmpty(), "its own delete empties its cache");
+        }
+    }
+
+    @Test
     void aCrashBeforeTheCommitLeavesAnOrphanBodyNeverAnIndexRowAndTheSweepRemovesIt() {
         String kept = Fixtures.newJob();
         List<ChunkRef> keptRefs = write(kept, 2, false);

@@ -130,6 +130,14 @@ public class S3TestResource implements QuarkusTestResourceLifecycleManager {
                 return cacheBytes;
             }
 
+            public boolean cacheWritten() {
+                return cacheBytes > 0;
+            }
+
+            public Duration connectionMaxIdle() {
+                return Duration.ofSeconds(30);
+            }
+
             public Duration orphanGrace() {
                 return Duration.ofMinutes(10);
             }

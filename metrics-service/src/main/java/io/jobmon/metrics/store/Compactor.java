@@ -163,22 +163,13 @@ public class Compactor {
                 .replaceWithVoid();
         if (window >= retained[0]) {
             Buffer[] bodies = new Buffer[m];
-            Long[] mins = new Long[m];
-            Long[] maxs = new Long[m];
-            Integer[] counts = new Integer[m];
             for (int k = 0; k < m; k++) {
-                Points p = merged.get(k);
-                bodies[k] = Buffer.buffer(ChunkCodec.encode(p));
-                mins[k] = p.first();
-                maxs[k] = p.last();
-                counts[k] = p.n;
+                bodies[k] = Buffer.buffer(ChunkCodec.encode(merged.get(k)));
             }
-            done = done.chain(() -> conn.preparedQuery("INSERT INTO chunk (series_id, start_ms, min_ms, max_ms, samples, body)"
-                    + " SELECT id, $2, mn, mx, c, b FROM unnest($1::bigint[], $3::bigint[], $4::bigint[], $5::int[],"
-                    + " $6::bytea[]) AS u(id, mn, mx, c, b) ON CONFLICT (series_id, start_ms) DO UPDATE SET"
-                    + " min_ms = EXCLUDED.min_ms, max_ms = EXCLUDED.max_ms, samples = EXCLUDED.samples, body = EXCLUDED.body")
-                    .execute(Tuple.tuple().addArrayOfLong(idArr).addValue(window).addArrayOfLong(mins)
-                            .addArrayOfLong(maxs).addArrayOfInteger(counts).addValue(bodies)).replaceWithVoid());
+            done = done.chain(() -> conn.preparedQuery("INSERT INTO chunk (series_id, start_ms, body)"
+                    + " SELECT id, $2, b FROM unnest($1::bigint[], $3::bytea[]) AS u(id, b)"
+                    + " ON CONFLICT (series_id, start_ms) DO UPDATE SET body = EXCLUDED.body")
+                    .execute(Tuple.tuple().addArrayOfLong(idArr).addValue(window).addValue(bodies)).replaceWithVoid());
         }
         boolean minutesKept = window >= retained[1];
         boolean hoursKept = window >= retained[2];

@@ -25,16 +25,18 @@ import java.util.Map;
 @jakarta.enterprise.inject.Typed(PgSeriesStore.class)
 public class PgSeriesStore implements SeriesStore {
 
-    private static final String SERIES = "SELECT id, metric, node, counter, gpu, pod, namespace, cluster, labels::text"
-            + " AS labels FROM series ";
+    /** A series' labels: its label set's (V7, shared by the series with the same labels). */
+    private static final String LABELS_OF = "(SELECT l.labels::text FROM label_set l WHERE l.id = label_set_id) AS labels";
+    private static final String SERIES = "SELECT id, metric, node, counter, gpu, pod, namespace, cluster, " + LABELS_OF
+            + " FROM series ";
     /**
      * {@link #ofJob}: the job's pods and namespace from {@code job_info}, its nodes from {@code job_node} and from the
      * GPUs its pods held.
      */
     private static final String OF_JOB = "SELECT s.id, s.metric, s.node, s.counter, s.gpu, s.pod, s.namespace, s.cluster,"
-            + " s.labels::text AS labels FROM job_info j JOIN series s ON s.pod = ANY(j.pods) AND s.metric = ANY($2::text[])"
+            + " " + LABELS_OF + " FROM job_info j JOIN series s ON s.pod = ANY(j.pods) AND s.metric = ANY($2::text[])"
             + " AND (j.namespace IS NULL OR s.namespace IS NULL OR s.namespace = j.namespace) WHERE j.job_id = $1"
-            + " UNION ALL SELECT id, metric, node, counter, gpu, pod, namespace, cluster, labels::text FROM series"
+            + " UNION ALL SELECT id, metric, node, counter, gpu, pod, namespace, cluster, " + LABELS_OF + " FROM series"
             + " WHERE node = ANY(ARRAY(SELECT node FROM job_node WHERE job_id = $1"
             // the nodes whose GPUs the job's pods held (gpu_holding): their series without pod labels (attribution by GPU)
             + " UNION SELECT h.node FROM job_info j JOIN gpu_holding h ON h.pod = ANY(j.pods) WHERE j.job_id = $1))"

@@ -28,9 +28,14 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class SeriesRepository {
 
-    private static final String INSERT = "INSERT INTO series (key_hash, metric, node, labels, counter, gpu, pod,"
+    /** The series' label sets first (one per distinct labels, shared by the series that carry them: V7). */
+    private static final String LABEL_SETS = "INSERT INTO label_set (key_hash, labels) SELECT DISTINCT ON (h) h, l FROM"
+            + " (SELECT decode(md5(l::jsonb::text), 'hex') AS h, l::jsonb AS l FROM unnest($1::text[]) AS u(l)) d"
+            + " ON CONFLICT (key_hash) DO NOTHING";
+    private static final String INSERT = "INSERT INTO series (key_hash, metric, node, label_set_id, counter, gpu, pod,"
             + " namespace, container, cluster, pool, first_ms, last_ms)"
-            + " SELECT k, m, n, l::jsonb, c, g, p, ns, ct, cl, po, f, f FROM unnest($1::bytea[], $2::text[], $3::text[],"
+            + " SELECT k, m, n, (SELECT id FROM label_set WHERE key_hash = decode(md5(l::jsonb::text), 'hex')), c, g, p,"
+            + " ns, ct, cl, po, f, f FROM unnest($1::bytea[], $2::text[], $3::text[],"
             + " $4::text[], $5::bool[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],"
             + " $12::bigint[]) AS u(k, m, n, l, c, g, p, ns, ct, cl, po, f) ON CONFLICT (key_hash) DO NOTHING";
     private static final String SELECT = "SELECT id, key_hash FROM series WHERE key_hash = ANY($1::bytea[])";
@@ -115,7 +120,8 @@ public class SeriesRepository {
         Tuple args = Tuple.tuple().addValue(hashes).addArrayOfString(m).addArrayOfString(nd).addArrayOfString(l)
                 .addArrayOfBoolean(c).addArrayOfString(g).addArrayOfString(p).addArrayOfString(ns)
                 .addArrayOfString(ct).addArrayOfString(cl).addArrayOfString(po).addArrayOfLong(f);
-        return pool.preparedQuery(INSERT).execute(args)
+        return pool.preparedQuery(LABEL_SETS).execute(Tuple.tuple().addArrayOfString(l))
+                .chain(() -> pool.preparedQuery(INSERT).execute(args))
                 .chain(() -> pool.preparedQuery(SELECT).execute(Tuple.tuple().addValue(hashes)))
                 .map(rows -> {
                     if (cache.size() + rows.size() > capacity) {

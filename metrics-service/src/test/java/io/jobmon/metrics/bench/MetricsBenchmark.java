@@ -144,11 +144,14 @@ public final class MetricsBenchmark {
             Systems.get(vm.base() + "/internal/force_flush", null);
             Thread.sleep(2000);
             long total = ingest.samples + query.samples;
-            long jobmonBytes = jobmonBytes(db);
-            System.out.println("jobmon tables (bytes per sample, with indexes and TOAST): " + tableSizes(db, total));
+            long jobmonBytes = StoreBytes.jobmon(db);
+            System.out.println("jobmon tables (bytes per sample, with indexes and TOAST): " + StoreBytes.tables(db, total));
             System.out.printf("bytes per sample: prometheus %.2f (data dir incl. WAL), victoria-metrics %.2f, jobmon %.2f"
-                    + " (PostgreSQL tables with indexes and rollups)%n", Systems.du(prom.dir()) / (double) total,
-                    Systems.du(vm.dir()) / (double) total, jobmonBytes / (double) total);
+                    + " (PostgreSQL tables with indexes and rollups; the store's tables: %.2f)%n",
+                    Systems.du(prom.dir()) / (double) total, Systems.du(vm.dir()) / (double) total,
+                    jobmonBytes / (double) total, StoreBytes.store(db) / (double) total);
+            System.out.println("prometheus data dir (bytes per sample): " + StoreBytes.dir(prom.dir(), total));
+            StoreBytes.settled(db, total, prom, vm);
             String alice = Tokens.alice();
             String week = "from=" + Instant.ofEpochMilli(queryStart) + "&to=" + Instant.ofEpochMilli(now);
             String jmWeek = "/api/v1/jobs/query-job/metrics?metric=gpu_util&groupBy=pod&" + week;
@@ -314,28 +317,6 @@ public final class MetricsBenchmark {
         System.out.printf("jobmon compaction caught up %.1f s after the last sample was stored%n",
                 (System.nanoTime() - t0) / 1e9);
     }
-
-    static long jobmonBytes(EmbeddedPostgresDb.Connection db) throws Exception {
-        return scalar(db, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
-                + " ON n.oid = c.relnamespace WHERE n.nspname = 'metrics' AND c.relkind = 'r'");
-    }
-
-    /** Bytes per sample of each of jobmon's tables (partitions added up under their table's name). */
-    static String tableSizes(EmbeddedPostgresDb.Connection db, long samples) throws Exception {
-        StringBuilder out = new StringBuilder();
-        try (Connection c = jdbc(db); Statement s = c.createStatement(); ResultSet r = s.executeQuery(
-                "SELECT regexp_replace(c.relname, '_p[0-9]+$', '') AS t, sum(pg_total_relation_size(c.oid)) AS b"
-                        + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'metrics'"
-                        + " AND c.relkind = 'r' GROUP BY 1 ORDER BY 2 DESC")) {
-            while (r.next()) {
-                if (r.getLong(2) * 100 / samples > 0) {
-                    out.append(String.format("%s %.2f, ", r.getString(1), r.getLong(2) / (double) samples));
-                }
-            }
-        }
-        return out.toString();
-    }
-
 
     static void sendJob(String bootstrap, long startMs) {
         Properties p = new Properties();

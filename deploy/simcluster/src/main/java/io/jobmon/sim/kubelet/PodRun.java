@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.jobmon.sim.clock.SimClock;
 import io.jobmon.sim.cluster.Fleet;
 import io.jobmon.sim.cluster.GpuDevice;
@@ -12,7 +11,6 @@ import io.jobmon.sim.cluster.NodeSpec;
 import io.jobmon.sim.cluster.SimNode;
 import io.jobmon.sim.control.EventRecorder;
 import io.jobmon.sim.control.Kube;
-import io.jobmon.sim.control.JobPods;
 import io.jobmon.sim.logs.ContainerRef;
 import io.jobmon.sim.scenario.Run;
 import io.jobmon.sim.scenario.Scenario;
@@ -22,7 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The kubelet's work on one pod: pull the image, start the container, play its scenario's script (log lines,
@@ -98,12 +95,12 @@ final class PodRun {
         String volume = pod.getSpec().getVolumes() == null || pod.getSpec().getVolumes().isEmpty() ? "datasets"
                 : pod.getSpec().getVolumes().get(0).getName();
         String target = "/var/lib/kubelet/pods/" + pod.getMetadata().getUid() + "/volumes/kubernetes.io~nfs/" + volume;
-        k.events().record(ref(), "Warning", "FailedMount", "MountVolume.SetUp failed for volume \"" + volume + "\" : "
-                + script.mountError().replace("%TARGET%", target), "kubelet", node.name());
+        event(ref(), "Warning", "FailedMount", "MountVolume.SetUp failed for volume \"" + volume + "\" : "
+                + script.mountError().replace("%TARGET%", target));
         if (attempt % 4 == 3) {
-            k.events().record(ref(), "Warning", "FailedMount", "Unable to attach or mount volumes: unmounted volumes=["
-                    + volume + "], unattached volumes=[" + volume + " kube-api-access-" + name().substring(name().length() - 5)
-                    + "]: timed out waiting for the condition", "kubelet", node.name());
+            event(ref(), "Warning", "FailedMount", "Unable to attach or mount volumes: unmounted volumes=[" + volume
+                    + "], unattached volumes=[" + volume + " kube-api-access-" + name().substring(name().length() - 5)
+                    + "]: timed out waiting for the condition");
         }
         later(Duration.ofSeconds(attempt < 3 ? 8L << attempt : 127), () -> failMount(attempt + 1));
     }
@@ -112,19 +109,18 @@ final class PodRun {
         String image = main.getImage();
         boolean always = "Always".equals(main.getImagePullPolicy());
         if (node.hasImage(image) && !always && script.pull() == Script.Pull.OK) {
-            k.events().record(container(), "Normal", "Pulled", "Container image \"" + image + "\" already present on machine",
-                    "kubelet", node.name());
+            event(container(), "Normal", "Pulled", "Container image \"" + image + "\" already present on machine");
             create();
             return;
         }
-        k.events().record(container(), "Normal", "Pulling", "Pulling image \"" + image + "\"", "kubelet", node.name());
+        event(container(), "Normal", "Pulling", "Pulling image \"" + image + "\"");
         Duration took = script.pull() == Script.Pull.OK ? k.pullTime() : Duration.ofMillis(1_500 + k.random().nextInt(1000));
         later(took, () -> {
             if (script.pull() == Script.Pull.OK) {
                 node.pulled(image);
-                k.events().record(container(), "Normal", "Pulled", "Successfully pulled image \"" + image + "\" in "
+                event(container(), "Normal", "Pulled", "Successfully pulled image \"" + image + "\" in "
                         + Images.goDuration(took) + " (" + Images.goDuration(took.plusMillis(4)) + " including waiting)."
-                        + " Image size: " + Images.size(image) + " bytes.", "kubelet", node.name());
+                        + " Image size: " + Images.size(image) + " bytes.");
                 create();
             } else {
                 pullFailed(image);
@@ -135,15 +131,13 @@ final class PodRun {
     private void pullFailed(String image) {
         String error = "rpc error: code = NotFound desc = failed to pull and unpack image \"" + image
                 + "\": failed to resolve reference \"" + image + "\": " + image + ": not found";
-        k.events().record(container(), "Warning", "Failed", "Failed to pull image \"" + image + "\": " + error,
-                "kubelet", node.name());
-        k.events().record(container(), "Warning", "Failed", "Error: ErrImagePull", "kubelet", node.name());
+        event(container(), "Warning", "Failed", "Failed to pull image \"" + image + "\": " + error);
+        event(container(), "Warning", "Failed", "Error: ErrImagePull");
         st.state = PodState.waiting("ErrImagePull", error);
         write();
         later(Duration.ofSeconds(1), () -> {
-            k.events().record(container(), "Normal", "BackOff", "Back-off pulling image \"" + image + "\"", "kubelet",
-                    node.name());
-            k.events().record(container(), "Warning", "Failed", "Error: ImagePullBackOff", "kubelet", node.name());
+            event(container(), "Normal", "BackOff", "Back-off pulling image \"" + image + "\"");
+            event(container(), "Warning", "Failed", "Error: ImagePullBackOff");
             st.state = PodState.waiting("ImagePullBackOff", "Back-off pulling image \"" + image + "\"");
             write();
             later(backoff(pullFailures++), this::pull);
@@ -151,12 +145,12 @@ final class PodRun {
     }
 
     private void create() {
-        k.events().record(container(), "Normal", "Created", "Created container " + main.getName(), "kubelet", node.name());
+        event(container(), "Normal", "Created", "Created container " + main.getName());
         st.imageId = Images.imageId(main.getImage());
         st.containerId = Images.containerId(k.random());
         if (script.startError() != null) {
             String message = script.startError();
-            k.events().record(container(), "Warning", "Failed", "Error: " + message, "kubelet", node.name());
+            event(container(), "Warning", "Failed", "Error: " + message);
             end(128, "StartError", message, now());
             return;
         }
@@ -164,7 +158,7 @@ final class PodRun {
     }
 
     private void start() {
-        k.events().record(container(), "Normal", "Started", "Started container " + main.getName(), "kubelet", node.name());
+        event(container(), "Normal", "Started", "Started container " + main.getName());
         startedAt = k.clock().now();
         phase = Phase.RUNNING;
         st.phase = "Running";
@@ -235,8 +229,8 @@ final class PodRun {
                     + " restarting failed container=" + main.getName() + " pod=" + who);
             st.readiness(true, false, main.getName(), finishedAt);
             write();
-            k.events().record(container(), "Warning", "BackOff", "Back-off restarting failed container " + main.getName()
-                    + " in pod " + who, "kubelet", node.name());
+            event(container(), "Warning", "BackOff", "Back-off restarting failed container " + main.getName()
+                    + " in pod " + who);
             later(wait, this::create);
             return;
         }
@@ -251,8 +245,7 @@ final class PodRun {
         if (phase == Phase.RUNNING) {
             phase = Phase.STOPPING;
             cancelTimers();
-            k.events().record(container(), "Normal", "Killing", "Stopping container " + main.getName(), "kubelet",
-                    node.name());
+            event(container(), "Normal", "Killing", "Stopping container " + main.getName());
             Script sigterm = new Script();
             io.jobmon.sim.scenario.Torchrun.sigterm(sigterm, run(startedAt).withStart(k.clock().now()));
             Instant now = k.clock().now();
@@ -279,8 +272,8 @@ final class PodRun {
         String message = "The node was low on resource: ephemeral-storage. Threshold quantity: " + threshold
                 + ", available: " + availableKi + "Ki. Container " + main.getName() + " was using " + usedKi
                 + "Ki, request is 0, has larger consumption of ephemeral-storage. ";
-        k.events().record(ref(), "Warning", "Evicted", message, "kubelet", node.name());
-        k.events().record(container(), "Normal", "Killing", "Stopping container " + main.getName(), "kubelet", node.name());
+        event(ref(), "Warning", "Evicted", message);
+        event(container(), "Normal", "Killing", "Stopping container " + main.getName());
         String now = now();
         st.reason = "Evicted";
         st.message = message;
@@ -352,26 +345,11 @@ final class PodRun {
     }
 
     private Run run(Instant start) {
-        String index = pod.getMetadata().getLabels() == null ? null
-                : pod.getMetadata().getLabels().get(JobPods.COMPLETION_INDEX);
-        int replicas = k.replicasOf(pod);
-        Quantity mem = main.getResources() == null || main.getResources().getLimits() == null ? null
-                : main.getResources().getLimits().get("memory");
-        long limit = mem == null ? 256L << 30 : Quantity.getAmountInBytes(mem).longValue();
-        return new Run(pod.getMetadata().getNamespace(), name(), main.getName(), main.getImage(), node.name(),
-                node.spec().model(), k.fleet().allocation(key).map(Fleet.Allocation::gpus).orElse(List.of()),
-                index == null ? 0 : Integer.parseInt(index), replicas, st.restarts, k.runTime(), start, k.scale(),
-                pod.getMetadata().getUid().hashCode() + 31L * st.restarts, limit,
-                Run.memcg(pod.getMetadata().getUid(), pod.getStatus() == null ? null : pod.getStatus().getQosClass(),
-                        st.containerId));
+        return PodFacts.run(k, pod, main, node, st, start);
     }
 
     private ContainerRef logRef() {
-        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
-        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of()
-                : pod.getMetadata().getAnnotations();
-        return new ContainerRef(pod.getMetadata().getNamespace(), name(), pod.getMetadata().getUid(), labels, annotations,
-                node.name(), st.podIp, main.getName(), st.containerId, st.imageId, main.getImage());
+        return PodFacts.logRef(pod, main, node, st);
     }
 
     private EventRecorder.Ref ref() {
@@ -386,6 +364,11 @@ final class PodRun {
         if (k.kube().updatePodStatus(key, st::applyTo).isEmpty()) {
             gone();
         }
+    }
+
+    /** An event as the kubelet of this node records it. */
+    private void event(EventRecorder.Ref about, String type, String reason, String message) {
+        k.events().record(about, type, reason, message, "kubelet", node.name());
     }
 
     private String now() {
