@@ -31,9 +31,13 @@ public final class ChunkCodec {
     private ChunkCodec() {
     }
 
-    /** An encoded chunk: the compressed body, its keyword filter and what the index row records. */
+    /**
+     * An encoded chunk: the compressed body, its keyword filter and what the index row records; {@code newestFrame} is
+     * the uncompressed frame of a body holding only the newest segment (null when the body is one segment), which an
+     * index row may keep ({@link #newestSegment}, ADR 0047).
+     */
     public record Encoded(byte[] body, byte[] filter, int lines, long rawBytes, long minTime, long maxTime,
-            long minOffset, long maxOffset) {
+            long minOffset, long maxOffset, byte[] newestFrame) {
     }
 
     /** @param lines in chunk order, at least one */
@@ -70,19 +74,46 @@ public final class ChunkCodec {
         out.varint(n);
         out.varint(cuts.size());
         ByteWriter segment = new ByteWriter(SEGMENT_BYTES + SEGMENT_LINES * 24);
+        byte[] newestFrame = null;
         for (int s = cuts.size() - 1; s >= 0; s--) {
             segment.reset();
             writeSegment(segment, lines, s == 0 ? 0 : cuts.get(s - 1), cuts.get(s));
+            if (s == cuts.size() - 1 && s > 0) {
+                ByteWriter frame = new ByteWriter(segment.size() + 24);
+                frame.varint(VERSION);
+                frame.varint(n);
+                frame.varint(1);
+                frame.varint(segment.size());
+                frame.put(segment.array(), 0, segment.size());
+                newestFrame = Arrays.copyOf(frame.array(), frame.size());
+            }
             out.varint(segment.size());
             out.put(segment.array(), 0, segment.size());
         }
-        byte[] dst = new byte[(int) Zstd.compressBound(out.size())];
-        long size = Zstd.compressByteArray(dst, 0, dst.length, out.array(), 0, out.size(), zstdLevel);
+        byte[] body = compress(out.array(), out.size(), zstdLevel);
+        return new Encoded(body, filter.build(), n, raw, lines.time(0), lines.time(n - 1), minOffset, maxOffset,
+                newestFrame);
+    }
+
+    private static byte[] compress(byte[] src, int length, int level) {
+        byte[] dst = new byte[(int) Zstd.compressBound(length)];
+        long size = Zstd.compressByteArray(dst, 0, dst.length, src, 0, length, level);
         if (Zstd.isError(size)) {
             throw new IllegalStateException("zstd: " + Zstd.getErrorName(size));
         }
-        byte[] body = Arrays.copyOf(dst, (int) size);
-        return new Encoded(body, filter.build(), n, raw, lines.time(0), lines.time(n - 1), minOffset, maxOffset);
+        return Arrays.copyOf(dst, (int) size);
+    }
+
+    /** The zstd level of a kept newest segment: small and read often, written once per chunk. */
+    private static final int NEWEST_LEVEL = 3;
+
+    /**
+     * The chunk's newest segment as a body of its own (the chunk's line count, one segment), or the body itself when
+     * it is one segment: what an index row keeps so that a tail of the newest lines needs no body (ADR 0047). Read
+     * with {@link #decodeNewestOfFront}: it holds the chunk's newest lines, {@link ChunkData#first} says which.
+     */
+    public static byte[] newestSegment(Encoded e) {
+        return e.newestFrame() == null ? e.body() : compress(e.newestFrame(), e.newestFrame().length, NEWEST_LEVEL);
     }
 
     private static void writeSegment(ByteWriter out, ChunkLines lines, int from, int to) {

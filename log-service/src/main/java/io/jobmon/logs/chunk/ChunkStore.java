@@ -38,6 +38,14 @@ public interface ChunkStore {
     Uni<Void> delete(SqlConnection conn, List<ChunkRef> refs);
 
     /**
+     * Whether the newest chunk of each stream keeps its newest segment in its index row (ADR 0047): where a body read
+     * is a request of its own, so that a tail of the newest lines makes none. Not where bodies are rows beside the index.
+     */
+    default boolean keepsNewestInIndex() {
+        return false;
+    }
+
+    /**
      * Groups of bodies a search fetches ahead of the one it decodes: 1 where a group is one query; more where each body
      * is a request of its own and its latency, not the bandwidth, is what a search waits for.
      */

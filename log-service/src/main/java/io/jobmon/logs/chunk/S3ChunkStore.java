@@ -70,6 +70,8 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
     private final int concurrency;
     /** Bodies (or their fronts) read lately: chunks never change, tails and follows read the newest ones again. */
     private final Cache<ChunkRef, Cached> cache;
+    /** GET requests made (a body or its front), for the tests and the benchmark. */
+    private final java.util.concurrent.atomic.AtomicLong gets = new java.util.concurrent.atomic.AtomicLong();
     /** Whether a body put goes into the cache too (the newest chunks, which tails and follows read, were put last). */
     private final boolean cacheWritten;
 
@@ -173,6 +175,7 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
         if (n > 0) {
             req.range("bytes=0-" + (n - 1));
         }
+        gets.incrementAndGet();
         return call(() -> s3.getObject(req.build(), new SizedBytes()))
                 .invoke(b -> {
                     if (cache != null) {
@@ -226,6 +229,16 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
             return r.errors().size();
         }
         return 0;
+    }
+
+    /** How many GETs of bodies (or their fronts) this store made so far. */
+    public long gets() {
+        return gets.get();
+    }
+
+    @Override
+    public boolean keepsNewestInIndex() {
+        return true;
     }
 
     /** Three groups (48 requests, the client's connections) in flight while one is searched. */

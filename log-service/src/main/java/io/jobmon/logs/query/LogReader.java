@@ -216,18 +216,28 @@ public final class LogReader {
                 }
             }
             int[] firstBytes = new int[group.size()];
+            List<ChunkRef> fetch = new ArrayList<>(group.size());
+            List<Integer> fetchBytes = new ArrayList<>(group.size());
             for (int i = 0; i < firstBytes.length; i++) {
-                firstBytes[i] = newestOnly(group.get(i)) ? front(group.get(i), r.limit() + 1, frontSlack) : 0;
+                ChunkMeta m = group.get(i);
+                firstBytes[i] = newestOnly(m) ? front(m, r.limit() + 1, frontSlack) : 0;
+                if (!newestOnly(m) || m.newest() == null) {
+                    fetch.add(m.ref());
+                    fetchBytes.add(firstBytes[i]);
+                }
             }
-            Map<ChunkRef, byte[]> bodies = queries.bodies(group.stream().map(ChunkMeta::ref).toList(), firstBytes);
+            Map<ChunkRef, byte[]> bodies = fetch.isEmpty() ? Map.of()
+                    : queries.bodies(fetch, fetchBytes.stream().mapToInt(Integer::intValue).toArray());
             for (int i = 0; i < group.size(); i++) {
                 ChunkMeta m = group.get(i);
-                byte[] body = bodies.get(m.ref());
+                boolean tail = newestOnly(m);
+                byte[] body = tail && m.newest() != null ? m.newest() : bodies.get(m.ref());
                 if (body == null) {
                     throw new Moved();
                 }
-                Body b = new Body(m.ref(), body, firstBytes[i] == 0 || body.length < firstBytes[i], queries);
-                boolean tail = newestOnly(m);
+                // a kept newest segment (ADR 0047) is read as a front: the lines past it are fetched if the read goes on
+                Body b = m.newest() != null && tail ? new Body(m.ref(), body, false, queries, firstBytes[i])
+                        : new Body(m.ref(), body, firstBytes[i] == 0 || body.length < firstBytes[i], queries, -1);
                 ready.put(m.ref(), CompletableFuture.supplyAsync(() -> {
                     ChunkData d = tail ? b.newest(r.limit() + 1) : ChunkCodec.decode(b.whole());
                     boolean[] match = r.matcher() == null ? null : r.matcher().matches(d);
@@ -237,18 +247,45 @@ public final class LogReader {
         }
     }
 
-    /** A chunk's body as fetched: whole, or its front, the rest fetched when a read goes past the front's lines. */
+    /**
+     * A chunk's body as fetched: whole, or its front, the rest fetched when a read goes past the front's lines; or the
+     * newest segment its index row keeps, then the front of {@code frontBytes} (0: the whole body) fetched first.
+     */
     private static final class Body {
         private final ChunkRef ref;
         private final ChunkQueries queries;
         private byte[] bytes;
         private boolean whole;
+        /** Of a kept segment: the front to fetch when the read goes past it; -1 otherwise (or once fetched). */
+        private int frontBytes;
 
-        Body(ChunkRef ref, byte[] bytes, boolean whole, ChunkQueries queries) {
+        Body(ChunkRef ref, byte[] bytes, boolean whole, ChunkQueries queries, int frontBytes) {
             this.ref = ref;
             this.bytes = bytes;
             this.whole = whole;
             this.queries = queries;
+            this.frontBytes = frontBytes;
+        }
+
+        /**
+         * More of the chunk than {@code d} (its newest lines from line {@code d.first} on): of a kept segment the
+         * newest {@code lines} from the body's front, when that front reaches further; else the whole chunk.
+         */
+        ChunkData older(ChunkData d, int lines) {
+            if (frontBytes > 0) {
+                byte[] front = queries.bodies(List.of(ref), new int[] {frontBytes}).get(ref);
+                frontBytes = -1;
+                if (front == null) {
+                    throw new Moved();
+                }
+                bytes = front;
+                ChunkData more = ChunkCodec.decodeNewestOfFront(front, lines);
+                if (more != null && more.first < d.first) {
+                    return more;
+                }
+            }
+            frontBytes = -1;
+            return ChunkCodec.decode(whole());
         }
 
         byte[] whole() {
@@ -314,9 +351,10 @@ public final class LogReader {
                 if (r.forward() || i >= 0 || data.first == 0) {
                     return false;
                 }
-                // read backward past the newest lines decoded: the whole chunk, on at the line before them
-                i = data.first - 1;
-                data = ChunkCodec.decode(body.whole());
+                // read backward past the newest lines decoded: more of the chunk, on at the line before them
+                ChunkData more = body.older(data, r.limit() + 1);
+                i = data.first - 1 - more.first;
+                data = more;
                 match = r.matcher() == null ? null : r.matcher().matches(data);
                 attribution = r.scope().attribute(meta, data);
             }

@@ -274,9 +274,12 @@ public final class SearchBenchmark {
             open.add(new ArrayList<>());
         }
         PreparedStatement index = c.prepareStatement("INSERT INTO chunk (id, day, job_id, kind, node, namespace, pod, container,"
-                + " kafka_partition, min_offset, max_offset, min_time, max_time, lines, raw_bytes, stored_bytes, level, filter)"
-                + " VALUES (nextval('chunk_id_seq'), DATE '2026-07-13', ?, 'u', ?, 'team-nlp', ?, 'trainer', ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
-                + " RETURNING id");
+                + " kafka_partition, min_offset, max_offset, min_time, max_time, lines, raw_bytes, stored_bytes, level, filter,"
+                + " newest) VALUES (nextval('chunk_id_seq'), DATE '2026-07-13', ?, 'u', ?, 'team-nlp', ?, 'trainer', ?, ?, ?, ?,"
+                + " ?, ?, ?, ?, 1, ?, ?) RETURNING id");
+        // as ChunkIndex in S3 mode: each pod's newest chunk keeps its newest segment (ADR 0047; PostgreSQL mode reads none)
+        PreparedStatement older = c.prepareStatement("UPDATE chunk SET newest = NULL WHERE day = DATE '2026-07-13' AND id = ?");
+        long[] kept = new long[pods];
         PreparedStatement body = c.prepareStatement("INSERT INTO chunk_body (day, id, body) VALUES (DATE '2026-07-13', ?, ?)");
         OutputStream out = file == null ? OutputStream.nullOutputStream() : new BufferedOutputStream(Files.newOutputStream(file), 1 << 20);
         long written = 0;
@@ -311,8 +314,14 @@ public final class SearchBenchmark {
                     index.setLong(10, e.rawBytes());
                     index.setInt(11, e.body().length);
                     index.setBytes(12, e.filter());
+                    index.setBytes(13, ChunkCodec.newestSegment(e));
                     var rs = index.executeQuery();
                     rs.next();
+                    if (kept[q] != 0) {
+                        older.setLong(1, kept[q]);
+                        older.executeUpdate();
+                    }
+                    kept[q] = rs.getLong(1);
                     body.setLong(1, rs.getLong(1));
                     body.setBytes(2, e.body());
                     body.executeUpdate();
