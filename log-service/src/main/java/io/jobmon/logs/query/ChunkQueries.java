@@ -59,7 +59,7 @@ public class ChunkQueries {
     public ChunkQueries(Pool pool, ChunkStore store) {
         this.pool = pool;
         this.store = store;
-        this.backward = store.keepsNewestInIndex() ? BACKWARD_KEPT : BACKWARD;
+        this.backward = store != null && store.keepsNewestInIndex() ? BACKWARD_KEPT : BACKWARD;
     }
 
     /**
