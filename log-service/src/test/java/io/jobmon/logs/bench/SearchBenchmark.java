@@ -101,7 +101,11 @@ public final class SearchBenchmark {
             stages(queries, threads, bigScope); // warm: after the searches
             LogReader reader = new LogReader(queries, threads);
             for (Scope sc : new Scope[] {bigScope, smallScope}) {
+                long gets = store.getValue() instanceof S3ChunkStore s ? s.gets() : 0;
                 double[] p = tail(reader, sc);
+                if (store.getValue() instanceof S3ChunkStore s) {
+                    System.out.printf("  GETs per tail: %.1f%n", (s.gets() - gets) / 220.0);
+                }
                 if (sc == bigScope) {
                     f[1] = p[0];
                     f[2] = p[1];
