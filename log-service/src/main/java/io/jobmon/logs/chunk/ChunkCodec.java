@@ -33,7 +33,8 @@ public final class ChunkCodec {
 
     /**
      * An encoded chunk: the compressed body, its keyword filter and what the index row records; {@code newestFrame} is
-     * the uncompressed frame of a body holding only the newest segment (null when the body is one segment), which an
+     * the uncompressed frame of a body holding only the newest segments, at least {@value #SEGMENT_LINES} lines (null
+     * when those are the whole body), which an
      * index row may keep ({@link #newestSegment}, ADR 0047).
      */
     public record Encoded(byte[] body, byte[] filter, int lines, long rawBytes, long minTime, long maxTime,
@@ -74,25 +75,33 @@ public final class ChunkCodec {
         out.varint(n);
         out.varint(cuts.size());
         ByteWriter segment = new ByteWriter(SEGMENT_BYTES + SEGMENT_LINES * 24);
+        int segmentsFrom = out.size();
         byte[] newestFrame = null;
         for (int s = cuts.size() - 1; s >= 0; s--) {
             segment.reset();
             writeSegment(segment, lines, s == 0 ? 0 : cuts.get(s - 1), cuts.get(s));
-            if (s == cuts.size() - 1 && s > 0) {
-                ByteWriter frame = new ByteWriter(segment.size() + 24);
-                frame.varint(VERSION);
-                frame.varint(n);
-                frame.varint(1);
-                frame.varint(segment.size());
-                frame.put(segment.array(), 0, segment.size());
-                newestFrame = Arrays.copyOf(frame.array(), frame.size());
-            }
             out.varint(segment.size());
             out.put(segment.array(), 0, segment.size());
+            if (newestFrame == null && s > 0 && n - cuts.get(s - 1) >= SEGMENT_LINES) {
+                newestFrame = newestFrame(n, cuts.size() - s, out, segmentsFrom);
+            }
         }
         byte[] body = compress(out.array(), out.size(), zstdLevel);
         return new Encoded(body, filter.build(), n, raw, lines.time(0), lines.time(n - 1), minOffset, maxOffset,
                 newestFrame);
+    }
+
+    /**
+     * A body of the chunk's newest {@code count} segments, which hold at least {@value #SEGMENT_LINES} lines (segments
+     * are cut from the oldest line, so the newest may hold only a few): what a tail of a chunk's newest lines reads.
+     */
+    private static byte[] newestFrame(int n, int count, ByteWriter out, int segmentsFrom) {
+        ByteWriter frame = new ByteWriter(out.size() - segmentsFrom + 16);
+        frame.varint(VERSION);
+        frame.varint(n);
+        frame.varint(count);
+        frame.put(out.array(), segmentsFrom, out.size() - segmentsFrom);
+        return Arrays.copyOf(frame.array(), frame.size());
     }
 
     private static byte[] compress(byte[] src, int length, int level) {
@@ -108,8 +117,8 @@ public final class ChunkCodec {
     private static final int NEWEST_LEVEL = 3;
 
     /**
-     * The chunk's newest segment as a body of its own (the chunk's line count, one segment), or the body itself when
-     * it is one segment: what an index row keeps so that a tail of the newest lines needs no body (ADR 0047). Read
+     * The chunk's newest segments holding at least {@value #SEGMENT_LINES} lines (one or two) as a body of their own
+     * (the chunk's line count, those segments), or the body itself when they are all of it: what an index row keeps so that a tail of the newest lines needs no body (ADR 0047). Read
      * with {@link #decodeNewestOfFront}: it holds the chunk's newest lines, {@link ChunkData#first} says which.
      */
     public static byte[] newestSegment(Encoded e) {

@@ -39,6 +39,27 @@ class ChunkCodecTest {
     }
 
     @Test
+    void theKeptNewestSegmentsHoldAtLeastASegmentsLinesOrAreTheWholeBody() {
+        // 1,000 lines: segments of 256, 256, 256 and, newest, 232: the two newest are kept, 488 lines
+        List<StoredLine> in = lines(1000);
+        ChunkCodec.Encoded e = ChunkCodec.encode(in, 3, 1 << 17);
+        ChunkData kept = ChunkCodec.decodeNewestOfFront(ChunkCodec.newestSegment(e), 1000);
+        assertEquals(488, kept.size);
+        assertEquals(512, kept.first);
+        for (int i = 0; i < kept.size; i++) {
+            assertEquals(in.get(512 + i), kept.stored(i));
+        }
+        assertTrue(ChunkCodec.newestSegment(e).length < e.body().length, "a part of the body");
+        // exactly a segment's lines newest: that one alone
+        ChunkCodec.Encoded full = ChunkCodec.encode(lines(512), 3, 1 << 17);
+        assertEquals(256, ChunkCodec.decodeNewestOfFront(ChunkCodec.newestSegment(full), 1).size);
+        // a small chunk is kept whole
+        ChunkCodec.Encoded small = ChunkCodec.encode(lines(300), 3, 1 << 17);
+        assertEquals(small.body(), ChunkCodec.newestSegment(small));
+        assertEquals(0, ChunkCodec.decodeNewestOfFront(ChunkCodec.newestSegment(small), 1000).first);
+    }
+
+    @Test
     void theTextRegionIsTheLinesJoinedByNewlines() {
         ChunkData d = ChunkCodec.decode(ChunkCodec.encode(lines(3), 1, 1024).body());
         String region = new String(d.text, d.textFrom, d.textTo - d.textFrom, java.nio.charset.StandardCharsets.UTF_8);
