@@ -45,6 +45,18 @@ Call with (dict "root" $ "name" "job-service").
 {{- if and (has $name (list "metrics-service" "job-service")) $root.Values.monitoring.alertmanager.url -}}
 {{- $_ := set $env "JOBMON_ALERTMANAGER_URL" $root.Values.monitoring.alertmanager.url -}}
 {{- end -}}
+{{- if eq $name "metrics-service" -}}
+{{- $_ := set $env "JOBMON_METRICS_STORAGE" $root.Values.metrics.storage -}}
+{{- if eq $root.Values.metrics.storage "prometheus" -}}
+{{- $_ := set $env "JOBMON_METRICS_PROMETHEUS_URL" (required "metrics.prometheus.url is required when metrics.storage is prometheus" $root.Values.metrics.prometheus.url) -}}
+{{- if $root.Values.metrics.prometheus.remoteWriteUrl -}}
+{{- $_ := set $env "JOBMON_METRICS_PROMETHEUS_REMOTE_WRITE_URL" $root.Values.metrics.prometheus.remoteWriteUrl -}}
+{{- end -}}
+{{- $_ := set $env "JOBMON_METRICS_PROMETHEUS_NODE_LABEL" $root.Values.metrics.prometheus.nodeLabel -}}
+{{- else if ne $root.Values.metrics.storage "builtin" -}}
+{{- fail (printf "metrics.storage is builtin or prometheus, not %v" $root.Values.metrics.storage) -}}
+{{- end -}}
+{{- end -}}
 {{- if and (eq $name "log-service") (eq $root.Values.logs.chunkStore "s3") -}}
 {{- $_ := set $env "JOBMON_LOGS_CHUNK_STORE" "s3" -}}
 {{- $_ := set $env "JOBMON_LOGS_S3_ENDPOINT" (required "logs.s3.endpoint is required when logs.chunkStore is s3" $root.Values.logs.s3.endpoint) -}}
