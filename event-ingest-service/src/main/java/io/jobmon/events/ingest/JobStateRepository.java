@@ -13,11 +13,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.function.Predicate;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Loads jobs with their pods for a batch, locking their rows so that batches of two consumers that touch the

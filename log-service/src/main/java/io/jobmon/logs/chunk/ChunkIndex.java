@@ -8,6 +8,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +85,7 @@ public class ChunkIndex {
         });
     }
 
-    private static Tuple streams(java.util.Collection<Key> keys) {
+    private static Tuple streams(Collection<Key> keys) {
         List<Key> k = List.copyOf(keys);
         return Tuple.of(k.stream().map(x -> String.valueOf(x.stream().kind())).toArray(String[]::new),
                 k.stream().map(x -> x.stream().node()).toArray(String[]::new),

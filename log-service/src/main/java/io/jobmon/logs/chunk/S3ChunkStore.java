@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -71,7 +72,7 @@ public class S3ChunkStore implements ChunkStore, AutoCloseable {
     /** Bodies (or their fronts) read lately: chunks never change, tails and follows read the newest ones again. */
     private final Cache<ChunkRef, Cached> cache;
     /** GET requests made (a body or its front), for the tests and the benchmark. */
-    private final java.util.concurrent.atomic.AtomicLong gets = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong gets = new AtomicLong();
     /** Whether a body put goes into the cache too (the newest chunks, which tails and follows read, were put last). */
     private final boolean cacheWritten;
 
