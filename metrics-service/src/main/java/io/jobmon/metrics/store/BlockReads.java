@@ -31,14 +31,20 @@ import java.util.Set;
 @ApplicationScoped
 public class BlockReads {
 
-    /** The stored tables of blocks. */
+    /**
+     * The stored tables of blocks; {@code ROLLUP_1M_HOURS} is {@code rollup_1m} read as 1-hour rollups (each block
+     * coarsened when decoded, and kept so: ADR 0050).
+     */
     public enum Table {
-        CHUNK("chunk"), ROLLUP_1M("rollup_1m"), ROLLUP_1H("rollup_1h");
+        CHUNK("chunk", "chunk"), ROLLUP_1M("rollup_1m", "rollup_1m"), ROLLUP_1H("rollup_1h", "rollup_1h"),
+        ROLLUP_1M_HOURS("rollup_1m", "rollup_1m_hours");
 
         final String name;
+        final String group;
 
-        Table(String name) {
+        Table(String name, String group) {
             this.name = name;
+            this.group = group;
         }
     }
 
@@ -87,14 +93,16 @@ public class BlockReads {
 
     /**
      * @param headFrom the first head window read; {@code storedFrom} the first stored block start read; both up to
-     *        {@code to}
+     *        {@code to} (no head read when {@code headFrom >= to})
      */
     public Uni<Found> read(List<SeriesRef> series, Table table, long headFrom, long storedFrom, long to) {
         long seq = notices.seq(); // before the statement is sent: a change it misses is heard after it
         Map<String, Set<Long>> wanted = new HashMap<>();
         series.forEach(s -> wanted.computeIfAbsent(s.node(), k -> new HashSet<>()).add(s.id()));
         Map<String, DecodedCache.Group> heads = new HashMap<>();
-        wanted.keySet().forEach(node -> heads.put(node, cache.snapshot(headGroup(node))));
+        if (headFrom < to) {
+            wanted.keySet().forEach(node -> heads.put(node, cache.snapshot(headGroup(node))));
+        }
         Map<Long, DecodedCache.Group> stored = new HashMap<>();
         series.forEach(s -> stored.put(s.id(), cache.snapshot(storedGroup(table, s.id()))));
         Found kept = fromMemory(series, wanted, heads, stored, headFrom, storedFrom, to);
@@ -120,7 +128,7 @@ public class BlockReads {
                 knownVersions.add(item.version());
             }
         }));
-        Tuple args = Tuple.tuple().addArrayOfString(wanted.keySet().toArray(String[]::new)).addValue(headFrom)
+        Tuple args = Tuple.tuple().addArrayOfString(heads.keySet().toArray(String[]::new)).addValue(headFrom)
                 .addValue(to).addArrayOfLong(stored.keySet().toArray(Long[]::new))
                 .addArrayOfLong(knownBlocks.toArray(Long[]::new)).addArrayOfLong(knownSeries.toArray(Long[]::new))
                 .addArrayOfLong(knownStarts.toArray(Long[]::new)).addArrayOfLong(knownVersions.toArray(Long[]::new))
@@ -253,6 +261,9 @@ public class BlockReads {
                                 new DecodedCache.Item(r.getLong("version"), at, p, p.bytes()));
                     } else {
                         Rollups ro = Rollups.decode(bytes);
+                        if (table == Table.ROLLUP_1M_HOURS) {
+                            ro = Rollups.coarsen(ro, Resolution.HOUR.bucketMs);
+                        }
                         value = ro;
                         newStored.computeIfAbsent(key, k -> new HashMap<>()).put(at,
                                 new DecodedCache.Item(r.getLong("version"), at, ro, ro.bytes()));
@@ -274,6 +285,6 @@ public class BlockReads {
     }
 
     static String storedGroup(Table table, long seriesId) {
-        return table.name + ":" + seriesId;
+        return table.group + ":" + seriesId;
     }
 }

@@ -172,50 +172,38 @@ public class Compactor {
                     .execute(Tuple.tuple().addArrayOfLong(idArr).addValue(window).addValue(bodies)).replaceWithVoid());
         }
         boolean minutesKept = window >= retained[1];
-        boolean hoursKept = window >= retained[2];
-        if (minutesKept || hoursKept) {
-            // Both rollups are kept one chunk per series and UTC day: the window's buckets are merged into the day's.
+        // 1-hour rollups of a day whose 1-minute ones are kept are read from those (ADR 0050): written here only for
+        // a day already past the 1-minute retention (a late backfill), else when retention drops the day (HourRollups)
+        boolean hoursWritten = !minutesKept && window >= retained[2];
+        if (minutesKept || hoursWritten) {
+            // Rollups are kept one chunk per series and UTC day: the window's buckets are merged into the day's.
             // 1-minute rollups written before were one chunk per window: those of the day are merged in and dropped.
             long day = Resolution.day(window);
-            done = done.chain(() -> conn.preparedQuery("SELECT 1 AS t, series_id, start_ms, body FROM rollup_1m WHERE"
-                    + " series_id = ANY($1::bigint[]) AND start_ms >= $2 AND start_ms < $3 UNION ALL SELECT 2, series_id,"
-                    + " start_ms, body FROM rollup_1h WHERE series_id = ANY($1::bigint[]) AND start_ms = $2"
-                    + " ORDER BY 1, 2, 3").execute(Tuple.of(idArr, day, day + Resolution.DAY_MS)))
+            String table = minutesKept ? "rollup_1m" : "rollup_1h";
+            done = done.chain(() -> conn.preparedQuery("SELECT series_id, start_ms, body FROM " + table + " WHERE"
+                    + " series_id = ANY($1::bigint[]) AND start_ms >= $2 AND start_ms < $3 ORDER BY 1, 2")
+                    .execute(Tuple.of(idArr, day, day + Resolution.DAY_MS)))
                     .emitOn(Infrastructure.getDefaultWorkerPool())
                     .chain(rows -> {
-                        Map<Long, Rollups> oldMinutes = new HashMap<>();
-                        Map<Long, Rollups> oldHours = new HashMap<>();
+                        Map<Long, Rollups> old = new HashMap<>();
                         boolean windowChunks = false;
                         for (Row r : rows) {
-                            Rollups chunk = Rollups.decode(r.getBuffer("body").getBytes());
-                            if (r.getInteger("t") == 2) {
-                                oldHours.put(r.getLong("series_id"), chunk);
-                            } else {
-                                windowChunks |= r.getLong("start_ms") != day;
-                                oldMinutes.merge(r.getLong("series_id"), chunk, Rollups::merge);
-                            }
+                            windowChunks |= r.getLong("start_ms") != day;
+                            old.merge(r.getLong("series_id"), Rollups.decode(r.getBuffer("body").getBytes()),
+                                    Rollups::merge);
                         }
-                        List<Rollups> dayMinutes = new ArrayList<>(m);
-                        List<Rollups> dayHours = new ArrayList<>(m);
+                        List<Rollups> ofDay = new ArrayList<>(m);
                         for (int k = 0; k < m; k++) {
-                            Rollups fine = minutes.get(k);
-                            Rollups om = oldMinutes.get(idArr[k]);
-                            dayMinutes.add(om == null ? fine : Rollups.merge(om, fine));
-                            Rollups hour = Rollups.coarsen(fine, Resolution.HOUR.bucketMs);
-                            Rollups oh = oldHours.get(idArr[k]);
-                            dayHours.add(oh == null ? hour : Rollups.merge(oh, hour));
+                            Rollups fine = minutesKept ? minutes.get(k)
+                                    : Rollups.coarsen(minutes.get(k), Resolution.HOUR.bucketMs);
+                            Rollups o = old.get(idArr[k]);
+                            ofDay.add(o == null ? fine : Rollups.merge(o, fine));
                         }
-                        Uni<Void> u = Uni.createFrom().voidItem();
-                        if (minutesKept) {
-                            u = u.chain(() -> upsertRollups(conn, "rollup_1m", idArr, day, dayMinutes));
-                        }
+                        Uni<Void> u = upsertRollups(conn, table, idArr, day, ofDay);
                         if (windowChunks) {
-                            u = u.chain(() -> conn.preparedQuery("DELETE FROM rollup_1m WHERE series_id = ANY($1::bigint[])"
-                                    + " AND start_ms > $2 AND start_ms < $3").execute(Tuple.of(idArr, day,
-                                            day + Resolution.DAY_MS)).replaceWithVoid());
-                        }
-                        if (hoursKept) {
-                            u = u.chain(() -> upsertRollups(conn, "rollup_1h", idArr, day, dayHours));
+                            u = u.chain(() -> conn.preparedQuery("DELETE FROM " + table + " WHERE series_id ="
+                                    + " ANY($1::bigint[]) AND start_ms > $2 AND start_ms < $3").execute(Tuple.of(idArr,
+                                            day, day + Resolution.DAY_MS)).replaceWithVoid());
                         }
                         return u;
                     });

@@ -109,29 +109,42 @@ public class PgSeriesStore implements SeriesStore {
         if (series.isEmpty() || toMs <= fromMs) {
             return Uni.createFrom().item(new HashMap<>());
         }
-        BlockReads.Table table = res == Resolution.MINUTE ? BlockReads.Table.ROLLUP_1M : BlockReads.Table.ROLLUP_1H;
         long bucketFrom = Math.floorDiv(fromMs, res.bucketMs) * res.bucketMs;
-        // Windows still in the head are rolled up here; compacted ones come from the rollup tables (preferred).
-        return reads.read(series, table, Resolution.window(fromMs), Resolution.day(fromMs), toMs).map(found -> {
-            Map<Long, Rollups> out = new HashMap<>();
-            for (SeriesRef s : series) {
-                List<Points> head = found.head().getOrDefault(s.id(), List.of());
-                List<Object> chunks = found.stored().getOrDefault(s.id(), List.of());
-                Rollups kept = chunks.isEmpty() ? null
-                        : Rollups.concat(chunks.stream().map(c -> (Rollups) c).toList());
-                Rollups fromHead = null;
-                if (!head.isEmpty()) {
-                    Points p = new Points(64);
-                    head.forEach(p::addAll);
-                    fromHead = Rollups.of(p.normalize(), res.bucketMs, s.counter(), Double.NaN);
-                }
-                Rollups all = fromHead == null ? kept : kept == null ? fromHead : Rollups.merge(fromHead, kept);
-                if (all != null) {
-                    out.put(s.id(), all.slice(bucketFrom, toMs));
-                }
+        long day = Resolution.day(fromMs);
+        // Windows still in the head are rolled up here; compacted ones come from the rollup tables (preferred). A day's
+        // 1-hour rollups are its 1-minute ones coarsened while those are kept, rollup_1h's rows after (ADR 0050): the
+        // 1-minute read first, so that a day moved meanwhile by retention is found in both rather than in neither.
+        BlockReads.Table table = res == Resolution.MINUTE ? BlockReads.Table.ROLLUP_1M : BlockReads.Table.ROLLUP_1M_HOURS;
+        return reads.read(series, table, Resolution.window(fromMs), day, toMs).chain(found -> res == Resolution.MINUTE
+                ? Uni.createFrom().item(combine(series, res, found, null, bucketFrom, toMs))
+                : reads.read(series, BlockReads.Table.ROLLUP_1H, toMs, day, toMs)
+                        .map(hours -> combine(series, res, found, hours, bucketFrom, toMs)));
+    }
+
+    /** Per series: the head rolled up, merged over the stored chunks ({@code older}'s first, if read). */
+    private static Map<Long, Rollups> combine(List<SeriesRef> series, Resolution res, BlockReads.Found found,
+            BlockReads.Found older, long bucketFrom, long toMs) {
+        Map<Long, Rollups> out = new HashMap<>();
+        for (SeriesRef s : series) {
+            List<Points> head = found.head().getOrDefault(s.id(), List.of());
+            List<Object> chunks = new ArrayList<>();
+            if (older != null) {
+                chunks.addAll(older.stored().getOrDefault(s.id(), List.of()));
             }
-            return out;
-        });
+            chunks.addAll(found.stored().getOrDefault(s.id(), List.of()));
+            Rollups kept = chunks.isEmpty() ? null : Rollups.concat(chunks.stream().map(c -> (Rollups) c).toList());
+            Rollups fromHead = null;
+            if (!head.isEmpty()) {
+                Points p = new Points(64);
+                head.forEach(p::addAll);
+                fromHead = Rollups.of(p.normalize(), res.bucketMs, s.counter(), Double.NaN);
+            }
+            Rollups all = fromHead == null ? kept : kept == null ? fromHead : Rollups.merge(fromHead, kept);
+            if (all != null) {
+                out.put(s.id(), all.slice(bucketFrom, toMs));
+            }
+        }
+        return out;
     }
 
     @Override

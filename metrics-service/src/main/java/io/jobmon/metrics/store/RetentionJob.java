@@ -24,12 +24,14 @@ public class RetentionJob {
     private static final Logger LOG = Logger.getLogger(RetentionJob.class);
 
     private final Partitions partitions;
+    private final HourRollups hours;
     private final Pool pool;
     private final Compactor compactor;
     private final MetricsConfig config;
 
-    public RetentionJob(Partitions partitions, Pool pool, Compactor compactor, MetricsConfig config) {
+    public RetentionJob(Partitions partitions, Pool pool, Compactor compactor, MetricsConfig config, HourRollups hours) {
         this.partitions = partitions;
+        this.hours = hours;
         this.pool = pool;
         this.compactor = compactor;
         this.config = config;
@@ -63,6 +65,8 @@ public class RetentionJob {
         return Multi.createFrom().items(Partitions.Table.values()).onItem()
                 .transformToUniAndConcatenate(t -> partitions.ensure(t, ahead)).collect().last()
                 .chain(() -> partitions.dropBefore(Partitions.Table.CHUNK, kept[0]).invoke(dropped::addAll))
+                // the days leaving the 1-minute rollups keep their 1-hour ones (until now read from the 1-minute: ADR 0050)
+                .chain(() -> hours.fromMinutes(kept[2], kept[1]))
                 .chain(() -> partitions.dropBefore(Partitions.Table.ROLLUP_1M, kept[1]).invoke(dropped::addAll))
                 .chain(() -> partitions.dropBefore(Partitions.Table.ROLLUP_1H, kept[2]).invoke(dropped::addAll))
                 .chain(() -> pool.preparedQuery("DELETE FROM xid_event WHERE ts_ms < $1").execute(Tuple.of(kept[2])))
