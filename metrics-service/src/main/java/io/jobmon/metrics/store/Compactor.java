@@ -110,8 +110,9 @@ public class Compactor {
                         HeadCodec.decode(r.getBuffer("body").getBytes(), id -> true, series);
                     }
                     Long[] ids = series.keySet().toArray(Long[]::new);
-                    return conn.preparedQuery("SELECT s.id, s.counter, s.last_ms, s.last_value, c.body FROM series s"
-                            + " LEFT JOIN chunk c ON c.series_id = s.id AND c.start_ms = $2 WHERE s.id = ANY($1::bigint[])")
+                    return conn.preparedQuery("SELECT s.id, s.counter, t.last_ms, t.last_value, c.body FROM series s"
+                            + " LEFT JOIN series_last t ON t.series_id = s.id LEFT JOIN chunk c ON c.series_id = s.id"
+                            + " AND c.start_ms = $2 WHERE s.id = ANY($1::bigint[])")
                             .execute(Tuple.of(ids, window)).emitOn(Infrastructure.getDefaultWorkerPool())
                             .chain(existing -> write(conn, window, series, existing, retained))
                             .chain(() -> conn.preparedQuery("DELETE FROM head_block WHERE id = ANY($1::bigint[])")
@@ -157,8 +158,9 @@ public class Compactor {
         }
         int m = ids.size();
         Long[] idArr = ids.toArray(Long[]::new);
-        Uni<Void> done = conn.preparedQuery("UPDATE series s SET last_ms = u.t, last_value = u.v FROM unnest($1::bigint[],"
-                + " $2::bigint[], $3::float8[]) AS u(id, t, v) WHERE s.id = u.id")
+        Uni<Void> done = conn.preparedQuery("INSERT INTO series_last (series_id, last_ms, last_value) SELECT * FROM"
+                + " unnest($1::bigint[], $2::bigint[], $3::float8[]) ON CONFLICT (series_id) DO UPDATE"
+                + " SET last_ms = EXCLUDED.last_ms, last_value = EXCLUDED.last_value")
                 .execute(Tuple.of(idArr, java.util.Arrays.copyOf(lastMs, m), java.util.Arrays.copyOf(lastValue, m)))
                 .replaceWithVoid();
         if (window >= retained[0]) {

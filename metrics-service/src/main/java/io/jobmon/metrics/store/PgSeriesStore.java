@@ -25,22 +25,21 @@ import java.util.Map;
 @jakarta.enterprise.inject.Typed(PgSeriesStore.class)
 public class PgSeriesStore implements SeriesStore {
 
-    /** A series' labels: its label set's (V7, shared by the series with the same labels). */
-    private static final String LABELS_OF = "(SELECT l.labels::text FROM label_set l WHERE l.id = label_set_id) AS labels";
-    private static final String SERIES = "SELECT id, metric, node, counter, gpu, pod, namespace, cluster, " + LABELS_OF
-            + " FROM series ";
+    /** A series' labels and attribution labels: its label set's (V7, V8; shared by the series with the same labels). */
+    private static final String COLUMNS = "s.id, s.metric, s.node, s.counter, l.gpu, l.pod, l.namespace, l.cluster,"
+            + " l.labels::text AS labels";
+    private static final String SERIES = "SELECT " + COLUMNS + " FROM series s JOIN label_set l ON l.id = s.label_set_id ";
     /**
      * {@link #ofJob}: the job's pods and namespace from {@code job_info}, its nodes from {@code job_node} and from the
      * GPUs its pods held.
      */
-    private static final String OF_JOB = "SELECT s.id, s.metric, s.node, s.counter, s.gpu, s.pod, s.namespace, s.cluster,"
-            + " " + LABELS_OF + " FROM job_info j JOIN series s ON s.pod = ANY(j.pods) AND s.metric = ANY($2::text[])"
-            + " AND (j.namespace IS NULL OR s.namespace IS NULL OR s.namespace = j.namespace) WHERE j.job_id = $1"
-            + " UNION ALL SELECT id, metric, node, counter, gpu, pod, namespace, cluster, " + LABELS_OF + " FROM series"
-            + " WHERE node = ANY(ARRAY(SELECT node FROM job_node WHERE job_id = $1"
+    private static final String OF_JOB = "SELECT " + COLUMNS + " FROM job_info j JOIN label_set l ON l.pod = ANY(j.pods)"
+            + " AND (j.namespace IS NULL OR l.namespace IS NULL OR l.namespace = j.namespace)"
+            + " JOIN series s ON s.label_set_id = l.id AND s.metric = ANY($2::text[]) WHERE j.job_id = $1"
+            + " UNION ALL " + SERIES + "WHERE s.node = ANY(ARRAY(SELECT node FROM job_node WHERE job_id = $1"
             // the nodes whose GPUs the job's pods held (gpu_holding): their series without pod labels (attribution by GPU)
             + " UNION SELECT h.node FROM job_info j JOIN gpu_holding h ON h.pod = ANY(j.pods) WHERE j.job_id = $1))"
-            + " AND metric = ANY($3::text[])";
+            + " AND s.metric = ANY($3::text[])";
     private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {
     };
 
@@ -54,7 +53,7 @@ public class PgSeriesStore implements SeriesStore {
 
     @Override
     public Uni<List<SeriesRef>> onNodes(Collection<String> nodes, Collection<String> metrics) {
-        return pool.preparedQuery(SERIES + "WHERE node = ANY($1::text[]) AND metric = ANY($2::text[])")
+        return pool.preparedQuery(SERIES + "WHERE s.node = ANY($1::text[]) AND s.metric = ANY($2::text[])")
                 .execute(Tuple.of(nodes.toArray(String[]::new), metrics.toArray(String[]::new)))
                 .map(PgSeriesStore::refs);
     }
@@ -149,9 +148,10 @@ public class PgSeriesStore implements SeriesStore {
 
     @Override
     public Uni<List<GpuPresent>> gpusPresent(long fromMs, long toMs) {
-        return pool.preparedQuery("SELECT DISTINCT ON (node, gpu) node, gpu, cluster, pool FROM series"
-                + " WHERE metric = 'DCGM_FI_DEV_GPU_UTIL' AND gpu IS NOT NULL AND first_ms < $2 AND last_ms >= $1"
-                + " ORDER BY node, gpu, pool IS NULL, cluster IS NULL").execute(Tuple.of(fromMs, toMs)).map(rows -> {
+        return pool.preparedQuery("SELECT DISTINCT ON (s.node, l.gpu) s.node, l.gpu, l.cluster, l.pool FROM series s"
+                + " JOIN label_set l ON l.id = s.label_set_id LEFT JOIN series_last t ON t.series_id = s.id"
+                + " WHERE s.metric = 'DCGM_FI_DEV_GPU_UTIL' AND l.gpu IS NOT NULL AND s.first_ms < $2"
+                + " AND coalesce(t.last_ms, s.first_ms) >= $1 ORDER BY s.node, l.gpu, l.pool IS NULL, l.cluster IS NULL").execute(Tuple.of(fromMs, toMs)).map(rows -> {
                     List<GpuPresent> out = new ArrayList<>();
                     for (Row r : rows) {
                         out.add(new GpuPresent(r.getString("node"), r.getString("gpu"), r.getString("cluster"),

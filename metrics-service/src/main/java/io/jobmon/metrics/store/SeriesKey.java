@@ -8,8 +8,8 @@ import java.util.TreeMap;
 /**
  * A series' identity in memory: its node, metric name and labels sorted by name (an empty label is no label, as in
  * Prometheus), hashed and compared field by field. The consumer finds a series' id by it for every series of every
- * record, so no text is built for that; {@link #text()}, the key whose MD5 digest the table holds ({@code key_hash}),
- * is built only for a series not yet cached.
+ * record, so no text is built for that; {@link #text()} is the key as text (logs). The table finds a series by node,
+ * metric and label set ({@link SeriesRepository}).
  */
 public final class SeriesKey {
 

@@ -27,6 +27,7 @@ final class StoreBytes {
         }
         System.out.printf("jobmon settled %.1f s later (head windows left: %d): %s%n", (System.nanoTime() - t0) / 1e9,
                 MetricsBenchmark.scalar(db, "SELECT count(*) FROM metrics.head_window"), tables(db, total));
+        System.out.println("jobmon tables, settled: " + detail(db));
         System.out.printf("bytes per sample, settled: prometheus %.2f (data dir incl. WAL), victoria-metrics %.2f, jobmon"
                 + " %.2f (the store's tables: %.2f)%n", Systems.du(prom.dir()) / (double) total,
                 Systems.du(vm.dir()) / (double) total, jobmon(db) / (double) total, store(db) / (double) total);
@@ -53,13 +54,35 @@ final class StoreBytes {
     static long store(EmbeddedPostgresDb.Connection db) throws Exception {
         return MetricsBenchmark.scalar(db, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
                 + " ON n.oid = c.relnamespace WHERE n.nspname = 'metrics' AND c.relkind = 'r' AND regexp_replace(c.relname,"
-                + " '_p[0-9]+$', '') IN ('series', 'label_set', 'head_block', 'head_window', 'chunk', 'rollup_1m',"
-                + " 'rollup_1h')");
+                + " '_p[0-9]+$', '') IN ('series', 'series_last', 'label_set', 'head_block', 'head_window', 'chunk',"
+                + " 'rollup_1m', 'rollup_1h')");
     }
 
     static long jobmon(EmbeddedPostgresDb.Connection db) throws Exception {
         return MetricsBenchmark.scalar(db, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n"
                 + " ON n.oid = c.relnamespace WHERE n.nspname = 'metrics' AND c.relkind = 'r'");
+    }
+
+    /**
+     * Where a table's bytes are (heap, indexes, TOAST in kB; partitions added up) and how it was written (rows live and
+     * dead, updates and how many were HOT), for the tables that are not partitioned by time too.
+     */
+    static String detail(EmbeddedPostgresDb.Connection db) throws Exception {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = MetricsBenchmark.jdbc(db); Statement s = c.createStatement(); ResultSet r = s.executeQuery(
+                "SELECT regexp_replace(c.relname, '_p[0-9]+$', '') AS t, sum(pg_relation_size(c.oid)) / 1024,"
+                        + " sum(pg_indexes_size(c.oid)) / 1024, sum(coalesce(pg_total_relation_size(nullif(c.reltoastrelid,"
+                        + " 0)), 0)) / 1024, sum(u.n_live_tup), sum(u.n_dead_tup), sum(u.n_tup_upd), sum(u.n_tup_hot_upd)"
+                        + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_stat_user_tables u"
+                        + " ON u.relid = c.oid WHERE n.nspname = 'metrics' AND c.relkind = 'r' GROUP BY 1"
+                        + " HAVING sum(pg_total_relation_size(c.oid)) > 1048576 ORDER BY 1")) {
+            while (r.next()) {
+                out.append(String.format("%s: heap %,d kB, indexes %,d kB, TOAST %,d kB, rows %,d live %,d dead, updates"
+                        + " %,d (HOT %,d); ", r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getLong(5),
+                        r.getLong(6), r.getLong(7), r.getLong(8)));
+            }
+        }
+        return out.toString();
     }
 
     /** Bytes per sample of each of jobmon's tables (partitions added up under their table's name). */

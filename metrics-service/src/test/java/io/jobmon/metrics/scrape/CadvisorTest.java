@@ -178,7 +178,7 @@ class CadvisorTest {
         assertEquals(0.5, last(other, 2), 0.001);
         assertFalse(mem.prettify().contains(podB));
 
-        assertEquals(0, Sql.count(pool, "SELECT count(*) FROM series WHERE node = $1 AND pod IS NULL", node),
+        assertEquals(0, Sql.count(pool, "SELECT count(*) FROM series s JOIN label_set l ON l.id = s.label_set_id WHERE s.node = $1 AND l.pod IS NULL", node),
                 "the node's own cgroups are not stored");
         assertEquals(0, Sql.count(pool, "SELECT count(*) FROM series WHERE node = $1 AND metric = 'container_threads'",
                 node), "nor families no chart reads");
