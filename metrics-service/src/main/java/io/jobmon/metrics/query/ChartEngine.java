@@ -97,7 +97,7 @@ public final class ChartEngine {
         return out;
     }
 
-    /** Lines in a stable order: by pod, node, then GPU index as a number. */
+    /** Lines in a stable order: by pod, node, then GPU index as a number, then container. */
     static int byGroup(Chart.Series a, Chart.Series b) {
         for (String k : new String[] {"pod", "node"}) {
             int c = String.valueOf(a.group().get(k)).compareTo(String.valueOf(b.group().get(k)));
@@ -107,11 +107,13 @@ public final class ChartEngine {
         }
         String ga = a.group().getOrDefault("gpu", "");
         String gb = b.group().getOrDefault("gpu", "");
+        int c;
         try {
-            return Integer.compare(Integer.parseInt(ga), Integer.parseInt(gb));
+            c = Integer.compare(Integer.parseInt(ga), Integer.parseInt(gb));
         } catch (NumberFormatException e) {
-            return ga.compareTo(gb);
+            c = ga.compareTo(gb);
         }
+        return c != 0 ? c : String.valueOf(a.group().get("container")).compareTo(String.valueOf(b.group().get("container")));
     }
 
     static double round(double x) {

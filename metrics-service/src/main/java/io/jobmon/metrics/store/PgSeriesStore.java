@@ -39,7 +39,7 @@ public class PgSeriesStore implements SeriesStore {
             + " UNION ALL " + SERIES + "WHERE s.node = ANY(ARRAY(SELECT node FROM job_node WHERE job_id = $1"
             // the nodes whose GPUs the job's pods held (gpu_holding): their series without pod labels (attribution by GPU)
             + " UNION SELECT h.node FROM job_info j JOIN gpu_holding h ON h.pod = ANY(j.pods) WHERE j.job_id = $1))"
-            + " AND s.metric = ANY($3::text[])";
+            + " AND s.metric = ANY($3::text[]) ORDER BY id"; // in creation order, as charts list lines of equal rank
     private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {
     };
 
@@ -53,7 +53,7 @@ public class PgSeriesStore implements SeriesStore {
 
     @Override
     public Uni<List<SeriesRef>> onNodes(Collection<String> nodes, Collection<String> metrics) {
-        return pool.preparedQuery(SERIES + "WHERE s.node = ANY($1::text[]) AND s.metric = ANY($2::text[])")
+        return pool.preparedQuery(SERIES + "WHERE s.node = ANY($1::text[]) AND s.metric = ANY($2::text[]) ORDER BY s.id")
                 .execute(Tuple.of(nodes.toArray(String[]::new), metrics.toArray(String[]::new)))
                 .map(PgSeriesStore::refs);
     }

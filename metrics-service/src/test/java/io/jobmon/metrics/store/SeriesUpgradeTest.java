@@ -40,7 +40,7 @@ class SeriesUpgradeTest {
                     + " ('\\x02', 'DCGM_FI_DEV_FB_USED', 'n1', 1, false, '0', 'p-0', 'ns', 'main', 'c1', 'a100', 10, 400, 7),"
                     + " ('\\x03', 'node_load1', 'n1', 2, false, NULL, NULL, NULL, NULL, NULL, NULL, 20, 20, NULL)");
             flyway(db, schema, null).migrate();
-            assertEquals(List.of("1 500 42.0", "2 400 7.0", "3 20 null"),
+            assertEquals(List.of("1 500 42", "2 400 7", "3 20 null"),
                     rows(db, "SELECT series_id || ' ' || last_ms || ' ' || coalesce(last_value::text, 'null') FROM "
                             + schema + ".series_last ORDER BY 1"));
             assertEquals(List.of("1 0 p-0 ns main c1 a100", "2 - - - - - -"), rows(db, "SELECT id || ' ' || concat_ws(' ',"
@@ -48,9 +48,10 @@ class SeriesUpgradeTest {
                     + " coalesce(cluster, '-'), coalesce(pool, '-')) FROM " + schema + ".label_set ORDER BY id"));
             assertEquals(List.of("1 DCGM_FI_DEV_GPU_UTIL n1 1", "2 DCGM_FI_DEV_FB_USED n1 1", "3 node_load1 n1 2"),
                     rows(db, "SELECT concat_ws(' ', id, metric, node, label_set_id) FROM " + schema + ".series ORDER BY id"));
-            assertThrows(SQLException.class, () -> exec(db, "INSERT INTO " + schema + ".series (metric, node,"
-                    + " label_set_id, counter, first_ms) VALUES ('node_load1', 'n1', 2, false, 30)"), "one series per identity");
-            exec(db, "DELETE FROM " + schema + ".series WHERE id = 3");
+            SQLException twice = assertThrows(SQLException.class, () -> exec(db, "SET search_path TO " + schema + "; INSERT INTO series (metric, node,"
+                    + " label_set_id, counter, first_ms) VALUES ('node_load1', 'n1', 2, false, 30)"));
+            assertEquals("23505", twice.getSQLState(), "one series per (node, metric, label set)");
+            exec(db, "SET search_path TO " + schema + "; DELETE FROM series WHERE id = 3");
             assertEquals(List.of("1", "2"), rows(db, "SELECT series_id::text FROM " + schema + ".series_last ORDER BY 1"));
         } finally {
             exec(db, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
