@@ -24,8 +24,9 @@ import org.jboss.logging.Logger;
 /**
  * Turns the head blocks of a closed window (its end plus the grace has passed, by the wall clock or by newer
  * samples of the same node when history is backfilled) into one chunk per series and its part of the day's 1-minute
- * and 1-hour rollups (one rollup chunk per series and UTC day), in one transaction per window; windows are claimed
- * with {@code FOR UPDATE SKIP LOCKED}, so replicas share the work. Late samples of a compacted window are merged into
+ * rollups (one rollup chunk per series and UTC day; 1-hour ones are read from them, ADR 0050), a few windows per
+ * transaction, a node's in order, the day's rollup chunk written once per transaction ({@link DayRollups}); windows
+ * are claimed with {@code FOR UPDATE SKIP LOCKED}, so replicas share the work. Late samples of a compacted window are merged into
  * its chunks by the next round.
  */
 @ApplicationScoped
@@ -34,7 +35,7 @@ public class Compactor {
     private static final Logger LOG = Logger.getLogger(Compactor.class);
     private static final String CLOSED = "SELECT node, window_ms FROM head_window w WHERE window_ms + $1 <="
             + " greatest($2, (SELECT max(max_ms) FROM head_window v WHERE v.node = w.node))"
-            + " ORDER BY window_ms LIMIT $3 FOR UPDATE SKIP LOCKED";
+            + " ORDER BY node, window_ms LIMIT $3 FOR UPDATE SKIP LOCKED";
 
     private final Pool pool;
     private final Partitions partitions;
@@ -70,6 +71,7 @@ public class Compactor {
         long[] retained = retentionStarts(nowMs);
         List<Long> days = new ArrayList<>();
         List<Object[]> windows = new ArrayList<>();
+        DayRollups rollups = new DayRollups();
         return pool.withTransaction(conn -> conn.preparedQuery(CLOSED).execute(Tuple.of(closedAfter, nowMs, limit))
                 .chain(rows -> {
                     for (Row r : rows) {
@@ -83,8 +85,10 @@ public class Compactor {
                             .chain(() -> partitions.ensure(Partitions.Table.ROLLUP_1M, days))
                             .chain(() -> partitions.ensure(Partitions.Table.ROLLUP_1H, days))
                             .chain(() -> Multi.createFrom().iterable(windows).onItem()
-                                    .transformToUniAndConcatenate(w -> compact(conn, (String) w[0], (Long) w[1], retained))
+                                    .transformToUniAndConcatenate(w -> compact(conn, (String) w[0], (Long) w[1], retained,
+                                            rollups))
                                     .collect().last())
+                            .chain(() -> rollups.write(conn))
                             .replaceWith(windows.size());
                 }))
                 // this replica knows at once (the notices of the commit reach every replica a moment later)
@@ -100,7 +104,7 @@ public class Compactor {
                 today - (s.rollup1hRetentionDays() - 1L) * Resolution.DAY_MS};
     }
 
-    private Uni<Void> compact(SqlConnection conn, String node, long window, long[] retained) {
+    private Uni<Void> compact(SqlConnection conn, String node, long window, long[] retained, DayRollups rollups) {
         return conn.preparedQuery("SELECT id, body FROM head_block WHERE node = $1 AND window_ms = $2")
                 .execute(Tuple.of(node, window)).emitOn(Infrastructure.getDefaultWorkerPool()).chain(rows -> {
                     Map<Long, Points> series = new HashMap<>();
@@ -114,7 +118,7 @@ public class Compactor {
                             + " LEFT JOIN series_last t ON t.series_id = s.id LEFT JOIN chunk c ON c.series_id = s.id"
                             + " AND c.start_ms = $2 WHERE s.id = ANY($1::bigint[])")
                             .execute(Tuple.of(ids, window)).emitOn(Infrastructure.getDefaultWorkerPool())
-                            .chain(existing -> write(conn, window, series, existing, retained))
+                            .chain(existing -> write(conn, window, series, existing, retained, rollups))
                             .chain(() -> conn.preparedQuery("DELETE FROM head_block WHERE id = ANY($1::bigint[])")
                                     .execute(Tuple.of(blockIds.toArray(Long[]::new))))
                             .chain(() -> conn.preparedQuery("DELETE FROM head_window WHERE node = $1 AND window_ms = $2")
@@ -124,7 +128,7 @@ public class Compactor {
     }
 
     private Uni<Void> write(SqlConnection conn, long window, Map<Long, Points> series, Iterable<Row> existing,
-            long[] retained) {
+            long[] retained, DayRollups rollups) {
         int n = series.size();
         List<Long> ids = new ArrayList<>(n);
         List<Points> merged = new ArrayList<>(n);
@@ -173,57 +177,16 @@ public class Compactor {
                     + " ON CONFLICT (series_id, start_ms) DO UPDATE SET body = EXCLUDED.body")
                     .execute(Tuple.tuple().addArrayOfLong(idArr).addValue(window).addValue(bodies)).replaceWithVoid());
         }
-        boolean minutesKept = window >= retained[1];
         // 1-hour rollups of a day whose 1-minute ones are kept are read from those (ADR 0050): written here only for
         // a day already past the 1-minute retention (a late backfill), else when retention drops the day (HourRollups)
-        boolean hoursWritten = !minutesKept && window >= retained[2];
-        if (minutesKept || hoursWritten) {
-            // Rollups are kept one chunk per series and UTC day: the window's buckets are merged into the day's.
-            // 1-minute rollups written before were one chunk per window: those of the day are merged in and dropped.
+        String table = window >= retained[1] ? "rollup_1m" : window >= retained[2] ? "rollup_1h" : null;
+        if (table != null) {
             long day = Resolution.day(window);
-            String table = minutesKept ? "rollup_1m" : "rollup_1h";
-            done = done.chain(() -> conn.preparedQuery("SELECT series_id, start_ms, body FROM " + table + " WHERE"
-                    + " series_id = ANY($1::bigint[]) AND start_ms >= $2 AND start_ms < $3 ORDER BY 1, 2")
-                    .execute(Tuple.of(idArr, day, day + Resolution.DAY_MS)))
-                    .emitOn(Infrastructure.getDefaultWorkerPool())
-                    .chain(rows -> {
-                        Map<Long, Rollups> old = new HashMap<>();
-                        boolean windowChunks = false;
-                        for (Row r : rows) {
-                            windowChunks |= r.getLong("start_ms") != day;
-                            old.merge(r.getLong("series_id"), Rollups.decode(r.getBuffer("body").getBytes()),
-                                    Rollups::merge);
-                        }
-                        List<Rollups> ofDay = new ArrayList<>(m);
-                        for (int k = 0; k < m; k++) {
-                            Rollups fine = minutesKept ? minutes.get(k)
-                                    : Rollups.coarsen(minutes.get(k), Resolution.HOUR.bucketMs);
-                            Rollups o = old.get(idArr[k]);
-                            ofDay.add(o == null ? fine : Rollups.merge(o, fine));
-                        }
-                        Uni<Void> u = upsertRollups(conn, table, idArr, day, ofDay);
-                        if (windowChunks) {
-                            u = u.chain(() -> conn.preparedQuery("DELETE FROM " + table + " WHERE series_id ="
-                                    + " ANY($1::bigint[]) AND start_ms > $2 AND start_ms < $3").execute(Tuple.of(idArr,
-                                            day, day + Resolution.DAY_MS)).replaceWithVoid());
-                        }
-                        return u;
-                    });
+            for (int k = 0; k < m; k++) {
+                rollups.add(table, day, idArr[k], table.equals("rollup_1m") ? minutes.get(k)
+                        : Rollups.coarsen(minutes.get(k), Resolution.HOUR.bucketMs));
+            }
         }
         return done;
-    }
-
-    private static Uni<Void> upsertRollups(SqlConnection conn, String table, Long[] ids, long start, List<Rollups> r) {
-        Buffer[] bodies = new Buffer[ids.length];
-        Integer[] points = new Integer[ids.length];
-        for (int k = 0; k < ids.length; k++) {
-            bodies[k] = Buffer.buffer(r.get(k).encode());
-            points[k] = r.get(k).n;
-        }
-        return conn.preparedQuery("INSERT INTO " + table + " (series_id, start_ms, points, body) SELECT id, $2, p, b"
-                + " FROM unnest($1::bigint[], $3::int[], $4::bytea[]) AS u(id, p, b) ON CONFLICT (series_id, start_ms)"
-                + " DO UPDATE SET points = EXCLUDED.points, body = EXCLUDED.body")
-                .execute(Tuple.tuple().addArrayOfLong(ids).addValue(start).addArrayOfInteger(points).addValue(bodies))
-                .replaceWithVoid();
     }
 }
