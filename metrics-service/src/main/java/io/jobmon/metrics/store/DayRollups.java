@@ -59,11 +59,7 @@ final class DayRollups {
                         bodies[k] = Buffer.buffer(merged.encode());
                         points[k] = merged.n;
                     }
-                    Uni<Void> u = conn.preparedQuery("INSERT INTO " + table + " (series_id, start_ms, points, body)"
-                            + " SELECT id, $2, p, b FROM unnest($1::bigint[], $3::int[], $4::bytea[]) AS u(id, p, b)"
-                            + " ON CONFLICT (series_id, start_ms) DO UPDATE SET points = EXCLUDED.points, body = EXCLUDED.body")
-                            .execute(Tuple.tuple().addArrayOfLong(ids).addValue(day).addArrayOfInteger(points)
-                                    .addValue(bodies)).replaceWithVoid();
+                    Uni<Void> u = upsert(conn, table, ids, day, points, bodies);
                     if (windowChunks) {
                         u = u.chain(() -> conn.preparedQuery("DELETE FROM " + table + " WHERE series_id ="
                                 + " ANY($1::bigint[]) AND start_ms > $2 AND start_ms < $3").execute(Tuple.of(ids, day,
@@ -71,5 +67,14 @@ final class DayRollups {
                     }
                     return u;
                 });
+    }
+
+    /** Writes these series' rollup chunks of the day, replacing those there. */
+    static Uni<Void> upsert(SqlConnection conn, String table, Long[] ids, long day, Integer[] points, Buffer[] bodies) {
+        return conn.preparedQuery("INSERT INTO " + table + " (series_id, start_ms, points, body) SELECT id, $2, p, b"
+                + " FROM unnest($1::bigint[], $3::int[], $4::bytea[]) AS u(id, p, b) ON CONFLICT (series_id, start_ms)"
+                + " DO UPDATE SET points = EXCLUDED.points, body = EXCLUDED.body")
+                .execute(Tuple.tuple().addArrayOfLong(ids).addValue(day).addArrayOfInteger(points).addValue(bodies))
+                .replaceWithVoid();
     }
 }

@@ -78,11 +78,7 @@ public class HourRollups {
                         bodies[k] = Buffer.buffer(h.encode());
                         points[k] = h.n;
                     }
-                    return conn.preparedQuery("INSERT INTO rollup_1h (series_id, start_ms, points, body) SELECT id, $2,"
-                            + " p, b FROM unnest($1::bigint[], $3::int[], $4::bytea[]) AS u(id, p, b) ON CONFLICT"
-                            + " (series_id, start_ms) DO UPDATE SET points = EXCLUDED.points, body = EXCLUDED.body")
-                            .execute(Tuple.tuple().addArrayOfLong(ids.toArray(Long[]::new)).addValue(day)
-                                    .addArrayOfInteger(points).addValue(bodies))
+                    return DayRollups.upsert(conn, "rollup_1h", ids.toArray(Long[]::new), day, points, bodies)
                             .replaceWith(ids.size() < BATCH ? -1L : ids.get(ids.size() - 1));
                 })).chain(next -> next < 0 ? Uni.createFrom().voidItem() : day(day, next));
     }

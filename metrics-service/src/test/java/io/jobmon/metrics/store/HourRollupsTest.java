@@ -14,6 +14,8 @@ import io.jobmon.testsupport.PostgresTestResource;
 import io.jobmon.testsupport.Tokens;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.oidc.server.OidcWiremockTestResource;
 import io.restassured.path.json.JsonPath;
 import io.vertx.core.buffer.Buffer;
@@ -24,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,7 +38,16 @@ import org.junit.jupiter.api.Test;
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
 @WithTestResource(OidcWiremockTestResource.class)
+@TestProfile(HourRollupsTest.CompactedByTheTest.class)
 class HourRollupsTest {
+
+    /** The head stays as written until the test compacts it (no scheduled compaction nor any other round). */
+    public static class CompactedByTheTest implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.scheduler.enabled", "false");
+        }
+    }
 
     static final Instant T0 = Instant.parse("2025-05-03T10:00:00Z");
     static final long DAY = T0.toEpochMilli() / Resolution.DAY_MS * Resolution.DAY_MS;
@@ -97,10 +109,15 @@ class HourRollupsTest {
         assertEquals("1h", chart(job, queries.get(0)).getString("resolution"));
         List<List<Object>> fromHead = new ArrayList<>();
         queries.forEach(q -> fromHead.add(series(job, q)));
+        String minutes = "metric=net_rx&metric=gpu_util&step=60&" + range;
+        List<Object> minutesFromHead = series(job, minutes);
 
         compactor.compactAll(T0.plus(Duration.ofDays(1)).toEpochMilli()).await().atMost(WAIT);
         assertEquals(2, rows("rollup_1m", node), "one 1-minute chunk per series and day");
         assertEquals(0, rows("rollup_1h", node), "no 1-hour rows while the day keeps its 1-minute rollups");
+        // both windows in one compaction transaction: the day's chunk written once, with both windows' buckets
+        assertEquals(minutesFromHead, series(job, minutes));
+        assertEquals(240, Fixtures.points(chart(job, minutes), 1));
         for (int q = 0; q < queries.size(); q++) {
             assertEquals(fromHead.get(q), series(job, queries.get(q)), queries.get(q));
         }
