@@ -5,14 +5,20 @@
 -- its key. Since this version 1-hour rollups of a day whose 1-minute ones are kept are not written (they are read
 -- from the 1-minute ones); rows written before stay and are read alongside.
 
--- the newest compacted sample per series (a counter's increase across windows starts there; gpus present, retention);
--- no row yet: the series' first sample. Only HOT updates: no index holds last_ms or last_value.
+-- the newest compacted sample of the series that need it exactly: counters (a counter's increase across windows
+-- starts there) and DCGM_FI_DEV_GPU_UTIL (which GPUs were present, the overview); no row yet: the series' first
+-- sample. Only HOT updates: no index holds last_ms or last_value.
 CREATE TABLE series_last (
     series_id   BIGINT PRIMARY KEY REFERENCES series (id) ON DELETE CASCADE,
     last_ms     BIGINT NOT NULL,
     last_value  DOUBLE PRECISION
 ) WITH (fillfactor = 50);
-INSERT INTO series_last (series_id, last_ms, last_value) SELECT id, last_ms, last_value FROM series;
+INSERT INTO series_last (series_id, last_ms, last_value) SELECT id, last_ms, last_value FROM series
+    WHERE counter OR metric = 'DCGM_FI_DEV_GPU_UTIL';
+-- every series: the UTC day (its start, epoch ms) of its newest compacted sample, refreshed once a day (retention)
+ALTER TABLE series ADD COLUMN last_day BIGINT;
+UPDATE series SET last_day = last_ms - mod(last_ms, 86400000);
+ALTER TABLE series ALTER COLUMN last_day SET NOT NULL;
 
 ALTER TABLE label_set ADD COLUMN gpu TEXT, ADD COLUMN pod TEXT, ADD COLUMN namespace TEXT, ADD COLUMN container TEXT,
     ADD COLUMN cluster TEXT, ADD COLUMN pool TEXT;

@@ -114,7 +114,7 @@ public class Compactor {
                         HeadCodec.decode(r.getBuffer("body").getBytes(), id -> true, series);
                     }
                     Long[] ids = series.keySet().toArray(Long[]::new);
-                    return conn.preparedQuery("SELECT s.id, s.counter, t.last_ms, t.last_value, c.body FROM series s"
+                    return conn.preparedQuery("SELECT s.id, s.metric, s.counter, t.last_ms, t.last_value, c.body FROM series s"
                             + " LEFT JOIN series_last t ON t.series_id = s.id LEFT JOIN chunk c ON c.series_id = s.id"
                             + " AND c.start_ms = $2 WHERE s.id = ANY($1::bigint[])")
                             .execute(Tuple.of(ids, window)).emitOn(Infrastructure.getDefaultWorkerPool())
@@ -135,6 +135,7 @@ public class Compactor {
         List<Rollups> minutes = new ArrayList<>(n);
         Long[] lastMs = new Long[n];
         Double[] lastValue = new Double[n];
+        Boolean[] exact = new Boolean[n];
         int i = 0;
         for (Row r : existing) {
             long id = r.getLong("id");
@@ -158,14 +159,22 @@ public class Compactor {
             boolean newer = prevMs == null || p.last() >= prevMs;
             lastMs[i] = newer ? p.last() : prevMs;
             lastValue[i] = newer ? p.v[p.n - 1] : prevValue;
+            exact[i] = Boolean.TRUE.equals(r.getBoolean("counter")) || PgSeriesStore.PRESENCE.equals(r.getString("metric"));
             i++;
         }
         int m = ids.size();
         Long[] idArr = ids.toArray(Long[]::new);
-        Uni<Void> done = conn.preparedQuery("INSERT INTO series_last (series_id, last_ms, last_value) SELECT * FROM"
-                + " unnest($1::bigint[], $2::bigint[], $3::float8[]) ON CONFLICT (series_id) DO UPDATE"
-                + " SET last_ms = EXCLUDED.last_ms, last_value = EXCLUDED.last_value")
-                .execute(Tuple.of(idArr, java.util.Arrays.copyOf(lastMs, m), java.util.Arrays.copyOf(lastValue, m)))
+        // the newest compacted sample of the series that need it (a counter's next window, the GPUs present), and of
+        // every series the day it lies in, once per day (retention; V8, ADR 0050)
+        Uni<Void> done = conn.preparedQuery("INSERT INTO series_last (series_id, last_ms, last_value) SELECT id, t, v FROM"
+                + " unnest($1::bigint[], $2::bigint[], $3::float8[], $4::bool[]) AS u(id, t, v, e) WHERE e"
+                + " ON CONFLICT (series_id) DO UPDATE SET last_ms = EXCLUDED.last_ms, last_value = EXCLUDED.last_value")
+                .execute(Tuple.of(idArr, java.util.Arrays.copyOf(lastMs, m), java.util.Arrays.copyOf(lastValue, m),
+                        java.util.Arrays.copyOf(exact, m)))
+                .chain(() -> conn.preparedQuery("UPDATE series s SET last_day = u.t - mod(u.t, " + Resolution.DAY_MS
+                        + ") FROM unnest($1::bigint[], $2::bigint[]) AS u(id, t) WHERE s.id = u.id"
+                        + " AND s.last_day < u.t - mod(u.t, " + Resolution.DAY_MS + ")")
+                        .execute(Tuple.of(idArr, java.util.Arrays.copyOf(lastMs, m))))
                 .replaceWithVoid();
         if (window >= retained[0]) {
             Buffer[] bodies = new Buffer[m];

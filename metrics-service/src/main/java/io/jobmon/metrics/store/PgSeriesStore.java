@@ -40,6 +40,8 @@ public class PgSeriesStore implements SeriesStore {
             // the nodes whose GPUs the job's pods held (gpu_holding): their series without pod labels (attribution by GPU)
             + " UNION SELECT h.node FROM job_info j JOIN gpu_holding h ON h.pod = ANY(j.pods) WHERE j.job_id = $1))"
             + " AND s.metric = ANY($3::text[]) ORDER BY id"; // in creation order, as charts list lines of equal rank
+    /** The metric whose series say which GPUs were present ({@link #gpusPresent}): their newest sample is kept exactly. */
+    static final String PRESENCE = "DCGM_FI_DEV_GPU_UTIL";
     private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {
     };
 
@@ -150,7 +152,7 @@ public class PgSeriesStore implements SeriesStore {
     public Uni<List<GpuPresent>> gpusPresent(long fromMs, long toMs) {
         return pool.preparedQuery("SELECT DISTINCT ON (s.node, l.gpu) s.node, l.gpu, l.cluster, l.pool FROM series s"
                 + " JOIN label_set l ON l.id = s.label_set_id LEFT JOIN series_last t ON t.series_id = s.id"
-                + " WHERE s.metric = 'DCGM_FI_DEV_GPU_UTIL' AND l.gpu IS NOT NULL AND s.first_ms < $2"
+                + " WHERE s.metric = '" + PRESENCE + "' AND l.gpu IS NOT NULL AND s.first_ms < $2"
                 + " AND coalesce(t.last_ms, s.first_ms) >= $1 ORDER BY s.node, l.gpu, l.pool IS NULL, l.cluster IS NULL").execute(Tuple.of(fromMs, toMs)).map(rows -> {
                     List<GpuPresent> out = new ArrayList<>();
                     for (Row r : rows) {

@@ -70,8 +70,7 @@ public class RetentionJob {
                 .chain(() -> partitions.dropBefore(Partitions.Table.ROLLUP_1M, kept[1]).invoke(dropped::addAll))
                 .chain(() -> partitions.dropBefore(Partitions.Table.ROLLUP_1H, kept[2]).invoke(dropped::addAll))
                 .chain(() -> pool.preparedQuery("DELETE FROM xid_event WHERE ts_ms < $1").execute(Tuple.of(kept[2])))
-                .chain(() -> pool.preparedQuery("DELETE FROM series s WHERE coalesce((SELECT last_ms FROM series_last"
-                        + " WHERE series_id = s.id), s.first_ms) < $1").execute(Tuple.of(kept[2])))
+                .chain(() -> pool.preparedQuery("DELETE FROM series WHERE last_day < $1").execute(Tuple.of(kept[2])))
                 // label sets no series holds any more (their pods are long gone; V7)
                 .chain(() -> pool.query("DELETE FROM label_set l WHERE NOT EXISTS (SELECT 1 FROM series s"
                         + " WHERE s.label_set_id = l.id)").execute())

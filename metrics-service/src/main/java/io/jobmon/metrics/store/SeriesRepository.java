@@ -35,8 +35,9 @@ public class SeriesRepository {
     private static final String WANTED = "SELECT u.m, u.n, l.id AS label_set_id, u.c, u.f, u.i FROM unnest($1::text[],"
             + " $2::text[], $3::text[], $4::bool[], $5::bigint[]) WITH ORDINALITY AS u(m, n, l, c, f, i)"
             + " JOIN label_set l ON l.key_hash = decode(md5(u.l::jsonb::text), 'hex')";
-    private static final String INSERT = "INSERT INTO series (metric, node, label_set_id, counter, first_ms)"
-            + " SELECT m, n, label_set_id, c, f FROM (" + WANTED + ") w ON CONFLICT (node, metric, label_set_id) DO NOTHING";
+    private static final String INSERT = "INSERT INTO series (metric, node, label_set_id, counter, first_ms, last_day)"
+            + " SELECT m, n, label_set_id, c, f, f - mod(f, " + Resolution.DAY_MS + ") FROM (" + WANTED + ") w"
+            + " ON CONFLICT (node, metric, label_set_id) DO NOTHING";
     private static final String SELECT = "SELECT s.id, w.i FROM (" + WANTED + ") w JOIN series s ON s.node = w.n"
             + " AND s.metric = w.m AND s.label_set_id = w.label_set_id";
 

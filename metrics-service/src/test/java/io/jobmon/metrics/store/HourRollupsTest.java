@@ -82,6 +82,7 @@ class HourRollupsTest {
                 (i, ms) -> i < 300 ? 1_000_000 + 1500.0 * i : 3000.0 * (i - 299)));
         s.addAll(Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 960,
                 (i, ms) -> (i * 7) % 101));
+        s.addAll(Fixtures.series("DCGM_FI_DEV_FB_USED", Fixtures.gpu(node, 0, job + "-0"), T0, 960, (i, ms) -> 1000 + i));
         Fixtures.sendSamples(node, s);
         return new String[] {job, node};
     }
@@ -113,7 +114,10 @@ class HourRollupsTest {
         List<Object> minutesFromHead = series(job, minutes);
 
         compactor.compactAll(T0.plus(Duration.ofDays(1)).toEpochMilli()).await().atMost(WAIT);
-        assertEquals(2, rows("rollup_1m", node), "one 1-minute chunk per series and day");
+        assertEquals(3, rows("rollup_1m", node), "one 1-minute chunk per series and day");
+        // the newest sample kept for the counter and the GPUs-present metric only; the day of it for every series
+        assertEquals(2, rows("series_last", node));
+        assertEquals(3, Sql.count(pool, "SELECT count(*) FROM series WHERE node = $1 AND last_day = $2", node, DAY));
         assertEquals(0, rows("rollup_1h", node), "no 1-hour rows while the day keeps its 1-minute rollups");
         // both windows in one compaction transaction: the day's chunk written once, with both windows' buckets
         assertEquals(minutesFromHead, series(job, minutes));
@@ -123,7 +127,7 @@ class HourRollupsTest {
         }
 
         assertEquals(1, hours.fromMinutes(DAY, DAY + Resolution.DAY_MS).await().atMost(WAIT));
-        assertEquals(2, rows("rollup_1h", node));
+        assertEquals(3, rows("rollup_1h", node));
         // the day's 1-minute partition dropped (retention), what this replica decoded forgotten (its 'all' notice)
         pool.preparedQuery("DELETE FROM rollup_1m WHERE series_id IN (SELECT id FROM series WHERE node = $1)")
                 .execute(Tuple.of(node)).await().atMost(WAIT);

@@ -37,22 +37,25 @@ class SeriesUpgradeTest {
                     + "INSERT INTO series (key_hash, metric, node, label_set_id, counter, gpu, pod, namespace, container,"
                     + " cluster, pool, first_ms, last_ms, last_value) OVERRIDING SYSTEM VALUE VALUES"
                     + " ('\\x01', 'DCGM_FI_DEV_GPU_UTIL', 'n1', 1, false, '0', 'p-0', 'ns', 'main', 'c1', 'a100', 10, 500, 42),"
-                    + " ('\\x02', 'DCGM_FI_DEV_FB_USED', 'n1', 1, false, '0', 'p-0', 'ns', 'main', 'c1', 'a100', 10, 400, 7),"
-                    + " ('\\x03', 'node_load1', 'n1', 2, false, NULL, NULL, NULL, NULL, NULL, NULL, 20, 20, NULL)");
+                    + " ('\\x02', 'DCGM_FI_DEV_PCIE_REPLAY_COUNTER', 'n1', 1, true, '0', 'p-0', 'ns', 'main', 'c1', 'a100', 10,"
+                    + " 86400400, 7), ('\\x03', 'node_load1', 'n1', 2, false, NULL, NULL, NULL, NULL, NULL, NULL, 20,"
+                    + " 172800020, NULL)");
             flyway(db, schema, null).migrate();
-            assertEquals(List.of("1 500 42", "2 400 7", "3 20 null"),
+            // exactly for a counter and the GPUs-present metric; for every series, the day of its newest sample
+            assertEquals(List.of("1 500 42", "2 86400400 7"),
                     rows(db, "SELECT series_id || ' ' || last_ms || ' ' || coalesce(last_value::text, 'null') FROM "
                             + schema + ".series_last ORDER BY 1"));
             assertEquals(List.of("1 0 p-0 ns main c1 a100", "2 - - - - - -"), rows(db, "SELECT id || ' ' || concat_ws(' ',"
                     + " coalesce(gpu, '-'), coalesce(pod, '-'), coalesce(namespace, '-'), coalesce(container, '-'),"
                     + " coalesce(cluster, '-'), coalesce(pool, '-')) FROM " + schema + ".label_set ORDER BY id"));
-            assertEquals(List.of("1 DCGM_FI_DEV_GPU_UTIL n1 1", "2 DCGM_FI_DEV_FB_USED n1 1", "3 node_load1 n1 2"),
-                    rows(db, "SELECT concat_ws(' ', id, metric, node, label_set_id) FROM " + schema + ".series ORDER BY id"));
+            assertEquals(List.of("1 DCGM_FI_DEV_GPU_UTIL n1 1 0", "2 DCGM_FI_DEV_PCIE_REPLAY_COUNTER n1 1 86400000",
+                    "3 node_load1 n1 2 172800000"), rows(db, "SELECT concat_ws(' ', id, metric, node, label_set_id, last_day)"
+                            + " FROM " + schema + ".series ORDER BY id"));
             SQLException twice = assertThrows(SQLException.class, () -> exec(db, "SET search_path TO " + schema + "; INSERT INTO series (metric, node,"
-                    + " label_set_id, counter, first_ms) VALUES ('node_load1', 'n1', 2, false, 30)"));
+                    + " label_set_id, counter, first_ms, last_day) VALUES ('node_load1', 'n1', 2, false, 30, 0)"));
             assertEquals("23505", twice.getSQLState(), "one series per (node, metric, label set)");
-            exec(db, "SET search_path TO " + schema + "; DELETE FROM series WHERE id = 3");
-            assertEquals(List.of("1", "2"), rows(db, "SELECT series_id::text FROM " + schema + ".series_last ORDER BY 1"));
+            exec(db, "SET search_path TO " + schema + "; DELETE FROM series WHERE id = 2");
+            assertEquals(List.of("1"), rows(db, "SELECT series_id::text FROM " + schema + ".series_last ORDER BY 1"));
         } finally {
             exec(db, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         }
