@@ -235,7 +235,7 @@ public class PromSeriesStore implements SeriesStore {
             }
             Map<Long, Rollups> out = new HashMap<>();
             buckets.forEach((id, b) -> {
-                Rollups r = new Rollups(n);
+                Rollups r = new Rollups(n + (int) ((cut - closedTo) / bucket) + 1); // room for the open buckets
                 for (int k = 0; k < n; k++) {
                     long t = bucketFrom + k * bucket;
                     if (b[3][k] > 0 && t < toMs) {
