@@ -115,6 +115,7 @@ public final class SearchBenchmark {
             figures.put(store.getKey(), f);
         }
         if (s3) {
+            Alternating.searches(stores, pool, threads, bigScope, 9);
             double[] p = figures.get("postgres");
             for (String name : new String[] {"s3 (no cache)", "s3"}) {
                 double[] o = figures.get(name);
