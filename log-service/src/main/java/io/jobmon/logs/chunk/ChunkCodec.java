@@ -31,9 +31,9 @@ public final class ChunkCodec {
      * An index row keeps its chunk's newest segments holding at least this many lines (ADR 0052): a tail of 1,000 lines
      * of one pod, the console's, and the one line more that tells whether there are older ones …
      */
-    public static final int KEEP_LINES = 1024;
+    static final int KEEP_LINES = 1024;
     /** … unless they reach this many bytes of text first (long lines): what bounds a live stream's kept bytes. */
-    public static final int KEEP_BYTES = 256 * 1024;
+    static final int KEEP_BYTES = 256 * 1024;
 
     private ChunkCodec() {
     }
