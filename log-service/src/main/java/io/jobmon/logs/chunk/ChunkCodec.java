@@ -27,15 +27,22 @@ public final class ChunkCodec {
     public static final int SEGMENT_LINES = 256;
     /** … or this many bytes of text. */
     static final int SEGMENT_BYTES = 32 * 1024;
+    /**
+     * An index row keeps its chunk's newest segments holding at least this many lines (ADR 0052): a tail of 1,000 lines
+     * of one pod, the console's, and the one line more that tells whether there are older ones …
+     */
+    static final int KEEP_LINES = 1024;
+    /** … unless they reach this many bytes of text first (long lines): what bounds a live stream's kept bytes. */
+    static final int KEEP_BYTES = 256 * 1024;
 
     private ChunkCodec() {
     }
 
     /**
      * An encoded chunk: the compressed body, its keyword filter and what the index row records; {@code newestFrame} is
-     * the uncompressed frame of a body holding only the newest segments, at least {@value #SEGMENT_LINES} lines (null
-     * when those are the whole body), which an
-     * index row may keep ({@link #newestSegment}, ADR 0047).
+     * the uncompressed frame of a body holding only the newest segments, at least {@value #KEEP_LINES} lines or
+     * {@value #KEEP_BYTES} bytes of text (null when those are the whole body), which an index row may keep
+     * ({@link #newestSegment}, ADRs 0047, 0052).
      */
     public record Encoded(byte[] body, byte[] filter, int lines, long rawBytes, long minTime, long maxTime,
             long minOffset, long maxOffset, byte[] newestFrame) {
@@ -77,12 +84,14 @@ public final class ChunkCodec {
         ByteWriter segment = new ByteWriter(SEGMENT_BYTES + SEGMENT_LINES * 24);
         int segmentsFrom = out.size();
         byte[] newestFrame = null;
+        long newerText = 0;
         for (int s = cuts.size() - 1; s >= 0; s--) {
             segment.reset();
-            writeSegment(segment, lines, s == 0 ? 0 : cuts.get(s - 1), cuts.get(s));
+            int from = s == 0 ? 0 : cuts.get(s - 1);
+            newerText += writeSegment(segment, lines, from, cuts.get(s));
             out.varint(segment.size());
             out.put(segment.array(), 0, segment.size());
-            if (newestFrame == null && s > 0 && n - cuts.get(s - 1) >= SEGMENT_LINES) {
+            if (newestFrame == null && s > 0 && (n - from >= KEEP_LINES || newerText >= KEEP_BYTES)) {
                 newestFrame = newestFrame(n, cuts.size() - s, out, segmentsFrom);
             }
         }
@@ -92,8 +101,9 @@ public final class ChunkCodec {
     }
 
     /**
-     * A body of the chunk's newest {@code count} segments, which hold at least {@value #SEGMENT_LINES} lines (segments
-     * are cut from the oldest line, so the newest may hold only a few): what a tail of a chunk's newest lines reads.
+     * A body of the chunk's newest {@code count} segments, which hold at least {@value #KEEP_LINES} lines or
+     * {@value #KEEP_BYTES} bytes of text (segments are cut from the oldest line, so the newest may hold only a few):
+     * what a tail of a chunk's newest lines reads.
      */
     private static byte[] newestFrame(int n, int count, ByteWriter out, int segmentsFrom) {
         ByteWriter frame = new ByteWriter(out.size() - segmentsFrom + 16);
@@ -117,15 +127,17 @@ public final class ChunkCodec {
     private static final int NEWEST_LEVEL = 3;
 
     /**
-     * The chunk's newest segments holding at least {@value #SEGMENT_LINES} lines (one or two) as a body of their own
-     * (the chunk's line count, those segments), or the body itself when they are all of it: what an index row keeps so that a tail of the newest lines needs no body (ADR 0047). Read
-     * with {@link #decodeNewestOfFront}: it holds the chunk's newest lines, {@link ChunkData#first} says which.
+     * The chunk's newest segments holding at least {@value #KEEP_LINES} lines or {@value #KEEP_BYTES} bytes of text as a
+     * body of their own (the chunk's line count, those segments), or the body itself when they are all of it: what an
+     * index row keeps so that a tail of the newest lines needs no body (ADRs 0047, 0052). Read with
+     * {@link #decodeNewestOfFront}: it holds the chunk's newest lines, {@link ChunkData#first} says which.
      */
     public static byte[] newestSegment(Encoded e) {
         return e.newestFrame() == null ? e.body() : compress(e.newestFrame(), e.newestFrame().length, NEWEST_LEVEL);
     }
 
-    private static void writeSegment(ByteWriter out, ChunkLines lines, int from, int to) {
+    /** @return the segment's bytes of text */
+    private static int writeSegment(ByteWriter out, ChunkLines lines, int from, int to) {
         long baseTime = lines.time(from);
         long baseOffset = Long.MAX_VALUE;
         for (int i = from; i < to; i++) {
@@ -154,10 +166,13 @@ public final class ChunkCodec {
             out.varint(lines.length(i));
         }
         byte[] text = lines.text();
+        int bytes = 0;
         for (int i = from; i < to; i++) {
             out.put(text, lines.start(i), lines.length(i));
             out.put('\n');
+            bytes += lines.length(i) + 1;
         }
+        return bytes;
     }
 
     /** Every line of the chunk. */

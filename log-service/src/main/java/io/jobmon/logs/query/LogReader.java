@@ -200,6 +200,21 @@ public final class LogReader {
         }
 
         /**
+         * Whether the chunks of {@code group} wholly newer than {@code m} hold more lines than a backward read takes: then
+         * neither m nor the chunks after it (older ones) may be opened, e.g. a pod's older chunks under its newest ones
+         * (ADR 0052); should the read still need m (lines out of range or not the job's), it is fetched when opened.
+         */
+        private boolean enoughBefore(List<ChunkMeta> group, ChunkMeta m) {
+            long newer = 0;
+            for (ChunkMeta g : group) {
+                if (g.minTime() > m.maxTime()) {
+                    newer += g.lines();
+                }
+            }
+            return newer > r.limit();
+        }
+
+        /**
          * Fetches and decodes the chunk and the next few after it. Of a chunk whose newest lines are all the read needs
          * ({@link #newestOnly}) only the front of its body is fetched ({@link #front}): its newest segments come first.
          */
@@ -208,7 +223,7 @@ public final class LogReader {
             group.add(first);
             int ahead = newestOnly(first) ? AHEAD_FRONTS : AHEAD;
             for (ChunkMeta m : queue) {
-                if (group.size() >= ahead) {
+                if (group.size() >= ahead || ahead == AHEAD_FRONTS && enoughBefore(group, m)) {
                     break;
                 }
                 if (!ready.containsKey(m.ref())) {
@@ -236,8 +251,8 @@ public final class LogReader {
                     throw new Moved();
                 }
                 // a kept newest segment (ADR 0047) is read as a front: the lines past it are fetched if the read goes on
-                Body b = m.newest() != null && tail ? new Body(m.ref(), body, false, queries, firstBytes[i])
-                        : new Body(m.ref(), body, firstBytes[i] == 0 || body.length < firstBytes[i], queries, -1);
+                ChunkBody b = m.newest() != null && tail ? new ChunkBody(m.ref(), body, false, queries, firstBytes[i])
+                        : new ChunkBody(m.ref(), body, firstBytes[i] == 0 || body.length < firstBytes[i], queries, -1);
                 ready.put(m.ref(), CompletableFuture.supplyAsync(() -> {
                     ChunkData d = tail ? b.newest(r.limit() + 1) : ChunkCodec.decode(b.whole());
                     boolean[] match = r.matcher() == null ? null : r.matcher().matches(d);
@@ -247,68 +262,10 @@ public final class LogReader {
         }
     }
 
-    /**
-     * A chunk's body as fetched: whole, or its front, the rest fetched when a read goes past the front's lines; or the
-     * newest segment its index row keeps, then the front of {@code frontBytes} (0: the whole body) fetched first.
-     */
-    private static final class Body {
-        private final ChunkRef ref;
-        private final ChunkQueries queries;
-        private byte[] bytes;
-        private boolean whole;
-        /** Of a kept segment: the front to fetch when the read goes past it; -1 otherwise (or once fetched). */
-        private int frontBytes;
-
-        Body(ChunkRef ref, byte[] bytes, boolean whole, ChunkQueries queries, int frontBytes) {
-            this.ref = ref;
-            this.bytes = bytes;
-            this.whole = whole;
-            this.queries = queries;
-            this.frontBytes = frontBytes;
-        }
-
-        /**
-         * More of the chunk than {@code d} (its newest lines from line {@code d.first} on): of a kept segment the
-         * newest {@code lines} from the body's front, when that front reaches further; else the whole chunk.
-         */
-        ChunkData older(ChunkData d, int lines) {
-            if (frontBytes > 0) {
-                byte[] front = queries.bodies(List.of(ref), new int[] {frontBytes}).get(ref);
-                frontBytes = -1;
-                if (front == null) {
-                    throw new Moved();
-                }
-                bytes = front;
-                ChunkData more = ChunkCodec.decodeNewestOfFront(front, lines);
-                if (more != null && more.first < d.first) {
-                    return more;
-                }
-            }
-            frontBytes = -1;
-            return ChunkCodec.decode(whole());
-        }
-
-        byte[] whole() {
-            if (!whole) {
-                bytes = queries.bodies(List.of(ref)).get(ref);
-                if (bytes == null) {
-                    throw new Moved();
-                }
-                whole = true;
-            }
-            return bytes;
-        }
-
-        ChunkData newest(int lines) {
-            ChunkData d = whole ? null : ChunkCodec.decodeNewestOfFront(bytes, lines);
-            return d != null ? d : ChunkCodec.decodeNewest(whole(), lines);
-        }
-    }
-
     /** A decoded chunk (or its newest lines) and the line of it that comes next. */
     private static final class Head {
         final ChunkMeta meta;
-        final Body body;
+        final ChunkBody body;
         ChunkData data;
         boolean[] match;
         /** Of a job's system chunk: whose each line is (null: not the job's); null for all other chunks. */
@@ -316,7 +273,7 @@ public final class LogReader {
         int i;
         Position pos;
 
-        Head(ChunkMeta meta, ChunkData data, boolean[] match, Attribution[] attribution, Body body) {
+        Head(ChunkMeta meta, ChunkData data, boolean[] match, Attribution[] attribution, ChunkBody body) {
             this.meta = meta;
             this.data = data;
             this.match = match;

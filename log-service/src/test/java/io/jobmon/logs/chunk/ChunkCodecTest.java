@@ -39,24 +39,41 @@ class ChunkCodecTest {
     }
 
     @Test
-    void theKeptNewestSegmentsHoldAtLeastASegmentsLinesOrAreTheWholeBody() {
-        // 1,000 lines: segments of 256, 256, 256 and, newest, 232: the two newest are kept, 488 lines
-        List<StoredLine> in = lines(1000);
+    void theKeptNewestSegmentsHoldAtLeastATailsLinesOrAreTheWholeBody() {
+        // 3,000 lines: segments of 256 and, newest, 184 (3,000 = 11 × 256 + 184): the five newest are kept, 1,208 lines
+        List<StoredLine> in = lines(3000);
         ChunkCodec.Encoded e = ChunkCodec.encode(in, 3, 1 << 17);
-        ChunkData kept = ChunkCodec.decodeNewestOfFront(ChunkCodec.newestSegment(e), 1000);
-        assertEquals(488, kept.size);
-        assertEquals(512, kept.first);
+        ChunkData kept = ChunkCodec.decodeNewestOfFront(ChunkCodec.newestSegment(e), 3000);
+        assertEquals(184 + 4 * 256, kept.size);
+        assertTrue(kept.size >= ChunkCodec.KEEP_LINES);
+        assertEquals(3000 - kept.size, kept.first);
         for (int i = 0; i < kept.size; i++) {
-            assertEquals(in.get(512 + i), kept.stored(i));
+            assertEquals(in.get(kept.first + i), kept.stored(i));
         }
-        assertTrue(ChunkCodec.newestSegment(e).length < e.body().length, "a part of the body");
-        // exactly a segment's lines newest: that one alone
-        ChunkCodec.Encoded full = ChunkCodec.encode(lines(512), 3, 1 << 17);
-        assertEquals(256, ChunkCodec.decodeNewestOfFront(ChunkCodec.newestSegment(full), 1).size);
-        // a small chunk is kept whole
-        ChunkCodec.Encoded small = ChunkCodec.encode(lines(300), 3, 1 << 17);
+        assertTrue(ChunkCodec.newestSegment(e).length < e.body().length / 2, "a part of the body");
+        // exactly four segments' lines newest: those alone
+        ChunkCodec.Encoded full = ChunkCodec.encode(lines(2048), 3, 1 << 17);
+        assertEquals(1024, ChunkCodec.decodeNewestOfFront(ChunkCodec.newestSegment(full), 2048).size);
+        // a chunk of fewer lines than a tail is kept whole
+        ChunkCodec.Encoded small = ChunkCodec.encode(lines(1000), 3, 1 << 17);
         assertEquals(small.body(), ChunkCodec.newestSegment(small));
         assertEquals(0, ChunkCodec.decodeNewestOfFront(ChunkCodec.newestSegment(small), 1000).first);
+    }
+
+    @Test
+    void longLinesBoundTheKeptSegmentsBytes() {
+        // lines of ~4 KB: segments of 8 lines (32 KiB of text); 64 lines reach 256 KiB, not 1,024
+        List<StoredLine> in = new ArrayList<>();
+        String pad = "x".repeat(4090);
+        for (int i = 0; i < 2000; i++) {
+            in.add(new StoredLine(1_783_937_699_000_000_000L + i * 1_000L, i, 0, 0, String.format("%05d ", i) + pad));
+        }
+        ChunkCodec.Encoded e = ChunkCodec.encode(in, 3, 1 << 17);
+        ChunkData kept = ChunkCodec.decodeNewestOfFront(ChunkCodec.newestSegment(e), 2000);
+        long text = (long) kept.size * 4097;
+        assertTrue(text >= ChunkCodec.KEEP_BYTES && text < ChunkCodec.KEEP_BYTES + 32 * 1024 + 4097, kept.size + " lines");
+        assertEquals(2000 - kept.size, kept.first);
+        assertEquals(in.get(1999).text(), kept.line(kept.size - 1));
     }
 
     @Test

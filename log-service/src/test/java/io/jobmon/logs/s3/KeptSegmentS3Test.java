@@ -56,8 +56,11 @@ class KeptSegmentS3Test {
 
     static final Duration WAIT = Duration.ofSeconds(30);
     static final ExecutorService THREADS = Executors.newFixedThreadPool(2);
-    /** Lines of pods w0..w2 (several segments each) and of w3 (one segment: its body is kept whole). */
-    static final int[] LINES = {1000, 1000, 1000, 50};
+    /**
+     * Lines of pods w0..w2 (12 segments each: the newest 184 lines and four of 256 are kept, 1,208) and of w3 (one
+     * segment: its body is kept whole).
+     */
+    static final int[] LINES = {3000, 3000, 3000, 50};
 
     @Inject
     ChunkStore store;
@@ -148,20 +151,41 @@ class KeptSegmentS3Test {
         List<String> pg = tail(postgres(), jobs[1], null, Long.MAX_VALUE, 100);
         assertEquals(101, s3.size());
         assertEquals(pg, s3);
-        assertTrue(s3.get(0).endsWith("w2 step 999"), s3.get(0));
+        assertTrue(s3.get(0).endsWith("w2 step 2999"), s3.get(0));
         // the small chunk, kept whole: all its lines without a GET
         assertEquals(tail(postgres(), jobs[1], "w3", Long.MAX_VALUE, 60), tail(queries, jobs[0], "w3", Long.MAX_VALUE, 60));
         assertEquals(0, gets() - before, "no GET");
+    }
+
+    /**
+     * The console's tail of one pod (ADR 0052): 1,000 lines and the one more that says older ones exist, from the kept
+     * segments of the pod's newest chunk alone; its older chunks are not fetched ahead.
+     */
+    @Test
+    void aThousandLineTailOfOnePodMakesNoGetAndReadsWhatPostgresqlModeReads() {
+        String s3 = Fixtures.newJob();
+        String pg = Fixtures.newJob();
+        ChunkIndex postgresIndex = new ChunkIndex(new PgChunkStore(pool));
+        for (long first = 0; first < 9000; first += 3000) {
+            write(index, List.of(chunk(s3, 1, 1, first, 3000), chunk(s3, 2, 1, first, 3000)));
+            write(postgresIndex, List.of(chunk(pg, 1, 1, first, 3000), chunk(pg, 2, 1, first, 3000)));
+        }
+        long before = gets();
+        List<String> lines = tail(queries, s3, "w1", Long.MAX_VALUE, 1000);
+        assertEquals(0, gets() - before, "no GET");
+        assertEquals(1001, lines.size());
+        assertEquals(tail(postgres(), pg, "w1", Long.MAX_VALUE, 1000), lines);
+        assertTrue(lines.get(0).endsWith("w1 step 8999") && lines.get(1000).endsWith("w1 step 7999"), lines.get(1000));
     }
 
     @Test
     void aTailPastTheKeptSegmentARangeEndingEarlierAndRowsWithoutOneReadTheBodies() {
         String[] jobs = twoJobs();
         long before = gets();
-        List<String> past = tail(queries, jobs[0], "w0", Long.MAX_VALUE, 600);
-        assertTrue(gets() > before, "lines older than the segment are fetched");
-        assertEquals(601, past.size());
-        assertEquals(tail(postgres(), jobs[1], "w0", Long.MAX_VALUE, 600), past);
+        List<String> past = tail(queries, jobs[0], "w0", Long.MAX_VALUE, 1500);
+        assertTrue(gets() > before, "lines older than the segments are fetched");
+        assertEquals(1501, past.size());
+        assertEquals(tail(postgres(), jobs[1], "w0", Long.MAX_VALUE, 1500), past);
         long to = 1_783_900_800_000_000_000L + 900 * 4000L;
         before = gets();
         assertEquals(tail(postgres(), jobs[1], null, to, 100), tail(queries, jobs[0], null, to, 100));

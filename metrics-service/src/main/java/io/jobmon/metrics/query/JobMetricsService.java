@@ -63,7 +63,23 @@ public class JobMetricsService {
      * access check and the facts when the caller asks for those too ({@link JobMetricsResource}).
      */
     public record Lookups(List<Placements.Interval> mine, List<SeriesRef> candidates, List<Placements.Interval> others,
-            List<Holdings.Held> held) {
+            List<Holdings.Held> held, String[] nodes) {
+
+        /**
+         * The nodes the job ran on or held GPUs on, found once for as long as the lookups are kept ({@link JobViews}):
+         * a job holds a GPU in many intervals, and finding them on every chart was most of its own work (ADR 0054).
+         */
+        public Lookups(List<Placements.Interval> mine, List<SeriesRef> candidates, List<Placements.Interval> others,
+                List<Holdings.Held> held) {
+            this(mine, candidates, others, held, nodes(mine, held));
+        }
+
+        private static String[] nodes(List<Placements.Interval> mine, List<Holdings.Held> held) {
+            Set<String> out = new LinkedHashSet<>();
+            mine.forEach(i -> out.add(i.node()));
+            held.forEach(h -> out.add(h.node()));
+            return out.toArray(String[]::new);
+        }
     }
 
     public Uni<Lookups> lookups(String jobId, ChartParams params) {
@@ -116,8 +132,7 @@ public class JobMetricsService {
         List<Placements.Interval> mine = lookups.mine();
         List<Placements.Interval> otherIntervals = lookups.others();
         List<Holdings.Held> held = lookups.held();
-        String[] nodes = java.util.stream.Stream.concat(mine.stream().map(Placements.Interval::node),
-                held.stream().map(Holdings.Held::node)).distinct().toArray(String[]::new);
+        String[] nodes = lookups.nodes();
         List<SeriesRef> candidates = lookups.candidates();
         List<SeriesRef> gpuCandidates = candidates.stream().filter(s -> gpuMetrics.contains(s.metric())).toList();
         List<SeriesRef> nodeCandidates = candidates.stream().filter(s -> nodeMetrics.contains(s.metric())).toList();

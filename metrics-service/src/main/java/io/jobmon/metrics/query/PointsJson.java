@@ -26,6 +26,7 @@ public class PointsJson extends StdSerializer<List<Object[]>> {
     @Override
     public void serialize(List<Object[]> points, JsonGenerator gen, SerializerProvider provider) throws IOException {
         char[] buf = new char[24];
+        char[] digits = new char[24];
         long day = Long.MIN_VALUE;
         gen.writeStartArray();
         for (Object[] p : points) {
@@ -39,7 +40,7 @@ public class PointsJson extends StdSerializer<List<Object[]>> {
                 time(Math.floorMod(t.getEpochSecond(), DAY_S), t.getNano() / 1_000_000, buf);
                 gen.writeString(buf, 0, 24);
             }
-            number(p[1], gen);
+            number(p[1], gen, digits);
             gen.writeEndArray();
         }
         gen.writeEndArray();
@@ -84,6 +85,11 @@ public class PointsJson extends StdSerializer<List<Object[]>> {
 
     /** A whole number as an integer, one of at most three decimals as its digits, any other the usual way. */
     static void number(Object value, JsonGenerator gen) throws IOException {
+        number(value, gen, new char[24]);
+    }
+
+    /** The same, the digits written into {@code buf} (24 chars) and from there as they are: no string per value. */
+    static void number(Object value, JsonGenerator gen, char[] buf) throws IOException {
         if (!(value instanceof Double d) || Double.isNaN(d) || Math.abs(d) >= 1e15) {
             gen.writeObject(value);
             return;
@@ -100,18 +106,23 @@ public class PointsJson extends StdSerializer<List<Object[]>> {
             gen.writeNumber(whole);
             return;
         }
-        StringBuilder s = new StringBuilder(24);
-        if (thousandths < 0) {
-            s.append('-');
-        }
-        s.append(Math.abs(whole)).append('.');
+        // |whole| < 1e12: its digits, backwards from the point
         int width = frac % 100 == 0 ? 1 : frac % 10 == 0 ? 2 : 3;
         int shown = width == 1 ? frac / 100 : width == 2 ? frac / 10 : frac;
-        String f = Integer.toString(shown);
-        for (int i = f.length(); i < width; i++) {
-            s.append('0');
+        int end = buf.length;
+        for (int i = 0; i < width; i++) {
+            buf[--end] = (char) ('0' + shown % 10);
+            shown /= 10;
         }
-        s.append(f);
-        gen.writeNumber(s.toString());
+        buf[--end] = '.';
+        long w = Math.abs(whole);
+        do {
+            buf[--end] = (char) ('0' + w % 10);
+            w /= 10;
+        } while (w > 0);
+        if (thousandths < 0) {
+            buf[--end] = '-';
+        }
+        gen.writeNumber(buf, end, buf.length - end);
     }
 }

@@ -43,6 +43,8 @@ public class PromSeriesStore implements SeriesStore {
      */
     private static final String[] AGGS = {"min", "max", "sum", "count"};
     private static final String AGG = "jobmon_agg";
+    /** The longest bucket whose open part is read as raw samples (longer ones: as the engine's aggregates). */
+    private static final long OPEN_FROM_RAW = Resolution.HOUR.bucketMs;
     /** Series lookups span all time (1 s: VictoriaMetrics reads a start of 0 as none, and then only the last day). */
     private static final long EPOCH = 1000;
 
@@ -116,6 +118,11 @@ public class PromSeriesStore implements SeriesStore {
 
     @Override
     public Uni<Map<Long, Points>> raw(List<SeriesRef> series, long fromMs, long toMs) {
+        return raw("raw\n", series, fromMs, toMs);
+    }
+
+    /** {@link #raw}, its answers kept under keys that start with {@code kind} (a chart's open buckets: their own). */
+    private Uni<Map<Long, Points>> raw(String kind, List<SeriesRef> series, long fromMs, long toMs) {
         if (series.isEmpty() || toMs <= fromMs) {
             return Uni.createFrom().item(new HashMap<>());
         }
@@ -123,7 +130,7 @@ public class PromSeriesStore implements SeriesStore {
         byMetric(series).forEach((metric, refs) -> {
             String sel = PromSelectors.of(metric, refs, nodeLabel);
             // the settled part from this replica's memory when it read it before (ADR 0044), the rest from the engine
-            reads.add(settled.read("raw\n" + sel, nodes(refs), fromMs, toMs, 1, (a, b) -> rawReads(sel, a, b)));
+            reads.add(settled.read(kind + sel, nodes(refs), fromMs, toMs, 1, (a, b) -> rawReads(sel, a, b)));
         });
         Set<Long> wanted = ids(series);
         return all(reads).map(results -> {
@@ -172,6 +179,18 @@ public class PromSeriesStore implements SeriesStore {
         // splits of whole buckets: the split length rounded up to the bucket
         long split = (splitMs + bucket - 1) / bucket * bucket;
         List<SeriesRef> gauges = series.stream().filter(s -> !s.counter()).toList();
+        // a last bucket the chart's end cuts ends where the builtin store's 1-minute rollups end; the buckets before
+        // both that end and the settled line are the engine's aggregates (kept, ADR 0044), the others (the open bucket)
+        // jobmon's own of the raw samples, of which the engine is asked only what did not settle yet (ADR 0054)
+        long cut = Math.min(bucketTo, Math.floorDiv(toMs + res.bucketMs - 1, res.bucketMs) * res.bucketMs);
+        long closedTo = bucket > OPEN_FROM_RAW ? bucketTo : Math.max(bucketFrom, Math.min(
+                Math.floorDiv(settled.settledLine(), bucket) * bucket, Math.floorDiv(cut, bucket) * bucket));
+        Uni<Map<Long, Rollups>> open = closedTo >= cut ? Uni.createFrom().item(Map.of())
+                : raw("open\n" + bucket + "\n", gauges, closedTo, cut).map(raw -> {
+                    Map<Long, Rollups> out = new HashMap<>();
+                    raw.forEach((id, p) -> out.put(id, Rollups.of(p, bucket, false, Double.NaN)));
+                    return out;
+                });
         List<SeriesRef> counters = series.stream().filter(SeriesRef::counter).toList();
         // counters: jobmon's own increase (resets count from zero, no extrapolation) from the raw samples, one
         // bucket earlier for the first bucket's start
@@ -183,13 +202,13 @@ public class PromSeriesStore implements SeriesStore {
         List<Uni<List<PromClient.Series>>> reads = new ArrayList<>();
         byMetric(gauges).forEach((metric, refs) -> {
             String q = aggregates(PromSelectors.of(metric, refs, nodeLabel), bucket);
-            reads.add(settled.read("rollups\n" + bucket + "\n" + q, nodes(refs), bucketFrom, bucketTo, bucket,
+            reads.add(settled.read("rollups\n" + bucket + "\n" + q, nodes(refs), bucketFrom, closedTo, bucket,
                     (a, b) -> rollupReads(q, a, b, bucket, split)).map(found -> withMetric(found, metric)));
         });
         Set<Long> wanted = ids(gauges);
         Uni<Map<Long, Rollups>> ofGauges = all(reads).map(results -> {
-            // per series, each aggregate per bucket of [bucketFrom, bucketTo) (arrays: a chart reads every bucket)
-            int n = (int) ((bucketTo - bucketFrom) / bucket);
+            // per series, each aggregate per bucket of [bucketFrom, closedTo) (arrays: a chart reads every bucket)
+            int n = (int) ((closedTo - bucketFrom) / bucket);
             Map<Long, double[][]> buckets = new HashMap<>();
             for (List<PromClient.Series> result : results) {
                 for (PromClient.Series s : result) {
@@ -216,7 +235,7 @@ public class PromSeriesStore implements SeriesStore {
             }
             Map<Long, Rollups> out = new HashMap<>();
             buckets.forEach((id, b) -> {
-                Rollups r = new Rollups(n);
+                Rollups r = new Rollups(n + (int) ((cut - closedTo) / bucket) + 1); // room for the open buckets
                 for (int k = 0; k < n; k++) {
                     long t = bucketFrom + k * bucket;
                     if (b[3][k] > 0 && t < toMs) {
@@ -227,9 +246,15 @@ public class PromSeriesStore implements SeriesStore {
             });
             return out;
         });
-        return Uni.combine().all().unis(ofGauges, ofCounters).asTuple().map(t -> {
+        return Uni.combine().all().unis(ofGauges, open, ofCounters).asTuple().map(t -> {
             Map<Long, Rollups> out = new HashMap<>(t.getItem1());
-            out.putAll(t.getItem2());
+            t.getItem2().forEach((id, o) -> {
+                Rollups r = out.computeIfAbsent(id, k -> new Rollups(o.n));
+                for (int i = 0; i < o.n && o.t[i] < toMs; i++) {
+                    r.add(o.t[i], o.min[i], o.max[i], o.sum[i], o.count[i], Double.NaN, Double.NaN);
+                }
+            });
+            out.putAll(t.getItem3());
             return out;
         });
     }

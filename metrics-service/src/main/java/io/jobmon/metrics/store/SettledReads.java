@@ -75,6 +75,11 @@ public class SettledReads {
         return "late:" + node;
     }
 
+    /** The settled line now: the oldest time a sample may have and not be late. */
+    public long settledLine() {
+        return settledLine(clock.getAsLong());
+    }
+
     /** The oldest time a sample may have and not be late at {@code nowMs}. */
     public long settledLine(long nowMs) {
         return nowMs - settledMs;

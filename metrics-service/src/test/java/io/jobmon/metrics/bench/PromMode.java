@@ -62,6 +62,10 @@ final class PromMode {
             System.out.printf("prometheus mode floors (p50/p99 ms): liveness (no token, no database) %.1f/%.1f,"
                     + " catalogue (token, no database, no engine) %.1f/%.1f; load %s%n", live[0], live[1], cat[0], cat[1],
                     uptime());
+            // -Dbench.promProfileCalls=N: both charts N times more, for a profiler attached to this service meanwhile
+            for (int i = 0; i < Integer.getInteger("bench.promProfileCalls", 0); i++) {
+                Systems.get(pm.base() + (i % 2 == 0 ? jmWeek : jmHourPath), alice);
+            }
         } finally {
             pm.stop();
         }

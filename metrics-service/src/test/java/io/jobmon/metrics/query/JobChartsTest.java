@@ -246,6 +246,46 @@ class JobChartsTest {
         assertEquals(60.0, value(c, 0, 239));
     }
 
+    /**
+     * A last bucket cut by the chart's end holds the minutes up to it (the 1-minute rollups that start before the end);
+     * a bucket still open shows the samples so far, and those written after it was shown (prometheus mode: both from
+     * the raw samples, only what has not settled asked again, ADR 0054).
+     */
+    @Test
+    void aLastBucketCutByTheEndOrStillOpenHoldsTheSamplesUpToTheEndAndThoseThatArriveAfter() {
+        String job = Fixtures.newId("j");
+        String node = Fixtures.newId("n");
+        Instant now = Instant.now();
+        // samples every 15 s, value i, from 20 minutes before the minute of now to 45 s before now
+        Instant start = Instant.ofEpochMilli(now.toEpochMilli() / 60_000 * 60_000).minus(Duration.ofMinutes(20));
+        int count = (int) ((now.toEpochMilli() - 45_000 - start.toEpochMilli()) / 15_000);
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
+        Map<String, String> gpu = Fixtures.gpu(node, 0, job + "-0");
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, T0, 80, (i, ms) -> i));
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu, start, count, (i, ms) -> i));
+        // 5-minute buckets, the last one [T0 + 10 min, T0 + 15 min) cut at 12.5 min: the samples of minutes 10 to 12
+        String cut = "metric=gpu_util&step=300&" + range(T0, T0.plus(Duration.ofSeconds(750)));
+        await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(chart(job, cut), 0) == 3);
+        assertEquals((40 + 51) / 2.0, value(chart(job, cut), 0, 2));
+        // 1-minute buckets to now: the last ones after the settled line (2 minutes), the newest with 1 to 4 samples
+        String open = "metric=gpu_util&step=60&from=" + start;
+        int last = count - 1;
+        long lastMinute = (start.toEpochMilli() + last * 15_000L) / 60_000 * 60_000;
+        int first = (int) ((lastMinute - start.toEpochMilli()) / 15_000);
+        await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(chart(job, open), 0) == first / 4 + 1
+                && value(chart(job, open), 0, first / 4) == (first + last) / 2.0);
+        // one more sample 15 s after the last: in the newest bucket, or the first of a new one
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", gpu,
+                start.plusMillis((last + 1) * 15_000L), 1, (i, ms) -> 1000));
+        int points = first / 4 + 1 + (last - first == 3 ? 1 : 0);
+        double expected = last - first == 3 ? 1000.0
+                : ((first + last) / 2.0 * (last - first + 1) + 1000) / (last - first + 2);
+        await().atMost(WAIT).ignoreExceptions().until(() -> Fixtures.points(chart(job, open), 0) == points
+                && Math.abs(value(chart(job, open), 0, points - 1) - expected) < 0.001);
+        assertEquals(first / 4 + 1, Fixtures.points(chart(job, "metric=gpu_util&step=60&" + range(start,
+                Instant.ofEpochMilli(lastMinute + 60_000))), 0), "the same buckets to the end of the last one");
+    }
+
     /** How the API writes a time: RFC 3339 in UTC to the millisecond. */
     static String ms(Instant t) {
         return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
