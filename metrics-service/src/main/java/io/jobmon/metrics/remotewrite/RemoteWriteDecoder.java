@@ -44,6 +44,9 @@ public final class RemoteWriteDecoder {
     private static final int SAMPLE_VALUE_TAG = tag(1, WireFormat.WIRETYPE_FIXED64);
     private static final int SAMPLE_TIMESTAMP_TAG = tag(2, WireFormat.WIRETYPE_VARINT);
 
+    /** Series' label bytes read before, across requests (a few hundred bytes and one set of strings a series). */
+    private static final LabelBlocks BLOCKS = new LabelBlocks(100_000);
+
     private RemoteWriteDecoder() {
     }
 
@@ -76,6 +79,8 @@ public final class RemoteWriteDecoder {
         final Strings strings;
         final Map<String, List<MetricSamples.Series>> byNode = new HashMap<>();
         int count;
+        /** Strings in {@link #pairs} after the last {@link #label} call. */
+        int labelCount;
         int skipped;
         // one series' labels and points, reused
         String[] pairs = new String[32];
@@ -103,33 +108,30 @@ public final class RemoteWriteDecoder {
         }
 
         private void series() throws IOException {
-            String name = null;
-            int labels = 0; // strings in pairs
+            // the label fields first, as senders write them: found again by their bytes (LabelBlocks)
+            int from = in.getTotalBytesRead();
+            int end = from;
+            int tag = in.readTag();
+            while (tag == LABELS_TAG) {
+                in.skipRawBytes(in.readRawVarint32());
+                end = in.getTotalBytesRead();
+                tag = in.readTag();
+            }
+            LabelBlocks.Labels known = end > from ? labels(from, end) : null;
+            String name = known == null ? null : known.name();
+            int labels = 0; // strings in pairs (label fields after the samples: rare)
             int n = 0;
-            for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+            for (; tag != 0; tag = in.readTag()) {
                 if (tag == LABELS_TAG) {
+                    if (known != null) {
+                        labels = known.pairs().length;
+                        pairs = Arrays.copyOf(known.pairs(), Math.max(pairs.length, labels + 2));
+                        known = null;
+                    }
                     int limit = in.pushLimit(in.readRawVarint32());
-                    String ln = "";
-                    String lv = "";
-                    for (int lt = in.readTag(); lt != 0; lt = in.readTag()) {
-                        if (lt == LABEL_NAME_TAG) {
-                            ln = string();
-                        } else if (lt == LABEL_VALUE_TAG) {
-                            lv = string();
-                        } else {
-                            in.skipField(lt);
-                        }
-                    }
+                    name = label(in, 0, name, labels);
+                    labels = this.labelCount;
                     in.popLimit(limit);
-                    if (ln.equals("__name__")) {
-                        name = lv;
-                    } else if (!lv.isEmpty()) {
-                        if (labels + 2 > pairs.length) {
-                            pairs = Arrays.copyOf(pairs, pairs.length * 2);
-                        }
-                        pairs[labels++] = ln;
-                        pairs[labels++] = lv;
-                    }
                 } else if (tag == SAMPLES_TAG) {
                     int limit = in.pushLimit(in.readRawVarint32());
                     double value = 0;
@@ -168,22 +170,86 @@ public final class RemoteWriteDecoder {
             if (n == 0) {
                 return;
             }
-            // remote-write senders sort labels by name (the spec asks them to): sorted here only when not
-            String[] own = sortedByName(Arrays.copyOf(pairs, labels));
-            byNode.computeIfAbsent(node(own, nodeLabels), k -> new ArrayList<>()).add(new MetricSamples.Series(name,
-                    MetricLabels.ofPairs(own), Arrays.copyOf(t, n), Arrays.copyOf(v, n)));
+            MetricLabels own;
+            String node;
+            if (known != null) {
+                own = known.labels();
+                node = known.nodeLabels() == nodeLabels || known.nodeLabels().equals(nodeLabels) ? known.node()
+                        : node(known.pairs(), nodeLabels);
+            } else {
+                // remote-write senders sort labels by name (the spec asks them to): sorted here only when not
+                String[] sorted = sortedByName(Arrays.copyOf(pairs, labels));
+                own = MetricLabels.ofPairs(sorted);
+                node = node(sorted, nodeLabels);
+            }
+            byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(new MetricSamples.Series(name, own,
+                    Arrays.copyOf(t, n), Arrays.copyOf(v, n)));
             count += n;
         }
 
-        private String string() throws IOException {
-            int len = in.readRawVarint32();
-            int at = in.getTotalBytesRead();
+        /** The labels of the label fields in {@code raw[from, end)}: kept ones, else read and kept. */
+        private LabelBlocks.Labels labels(int from, int end) throws IOException {
+            LabelBlocks.Block probe = new LabelBlocks.Block(raw, from, end - from);
+            LabelBlocks.Labels known = BLOCKS.get(probe);
+            if (known != null) {
+                return known;
+            }
+            CodedInputStream block = CodedInputStream.newInstance(raw, from, end - from);
+            String name = null;
+            int labels = 0;
+            for (int tag = block.readTag(); tag != 0; tag = block.readTag()) {
+                int limit = block.pushLimit(block.readRawVarint32());
+                name = label(block, from, name, labels);
+                labels = this.labelCount;
+                block.popLimit(limit);
+            }
+            String[] sorted = sortedByName(Arrays.copyOf(pairs, labels));
+            known = new LabelBlocks.Labels(name, MetricLabels.ofPairs(sorted), sorted, node(sorted, nodeLabels),
+                    nodeLabels);
+            BLOCKS.put(probe, known);
+            return known;
+        }
+
+        /**
+         * Reads one label message into {@link #pairs} after its first {@code labels} strings (the new count in
+         * {@link #labelCount}); answers the metric name: {@code name} unless the label is {@code __name__}.
+         */
+        private String label(CodedInputStream s, int base, String name, int labels) throws IOException {
+            String ln = "";
+            String lv = "";
+            for (int lt = s.readTag(); lt != 0; lt = s.readTag()) {
+                if (lt == LABEL_NAME_TAG) {
+                    ln = string(s, base);
+                } else if (lt == LABEL_VALUE_TAG) {
+                    lv = string(s, base);
+                } else {
+                    s.skipField(lt);
+                }
+            }
+            this.labelCount = labels;
+            if (ln.equals("__name__")) {
+                return lv;
+            }
+            if (!lv.isEmpty()) {
+                if (labels + 2 > pairs.length) {
+                    pairs = Arrays.copyOf(pairs, pairs.length * 2);
+                }
+                pairs[labels++] = ln;
+                pairs[labels++] = lv;
+                this.labelCount = labels;
+            }
+            return name;
+        }
+
+        private String string(CodedInputStream s, int base) throws IOException {
+            int len = s.readRawVarint32();
+            int at = base + s.getTotalBytesRead();
             if (len < 0 || len > raw.length - at) {
                 throw new InvalidProtocolBufferException("a string runs past the end of the message");
             }
-            String s = strings.get(at, len);
-            in.skipRawBytes(len);
-            return s;
+            String value = strings.get(at, len);
+            s.skipRawBytes(len);
+            return value;
         }
     }
 

@@ -86,4 +86,49 @@ class RemoteWriteDecoderTest {
                 () -> RemoteWriteDecoder.decode(Snappy.compress(new byte[] {(byte) 0xff, 0x01, 0x02}), NODE_LABELS));
         assertEquals(400, e2.status());
     }
+
+    @Test
+    void aSeriesSentAgainIsReadFromItsKeptLabelsWhateverTheNodeLabelsAndLabelsAfterItsSamplesCount() throws Exception {
+        long t = 1_700_000_100_000L;
+        Types.TimeSeries first = RemoteWriteBodies.series("DCGM_FI_DEV_SM_CLOCK",
+                Map.of("Hostname", "gpu-7", "gpu", "3", "instance", "10.0.0.9:9400"), t, 2, 15_000, i -> 1410);
+        Types.TimeSeries again = RemoteWriteBodies.series("DCGM_FI_DEV_SM_CLOCK",
+                Map.of("Hostname", "gpu-7", "gpu", "3", "instance", "10.0.0.9:9400"), t + 30_000, 1, 15_000, i -> 1395);
+        MetricSamples.Series a = RemoteWriteDecoder.decode(RemoteWriteBodies.body(List.of(first)), NODE_LABELS).byNode()
+                .get("gpu-7").get(0);
+        MetricSamples.Series b = RemoteWriteDecoder.decode(RemoteWriteBodies.body(List.of(again)), NODE_LABELS).byNode()
+                .get("gpu-7").get(0);
+        assertSame(a.labels(), b.labels(), "the labels read once");
+        assertEquals("DCGM_FI_DEV_SM_CLOCK", b.name());
+        assertArrayEquals(new long[] {t + 30_000}, b.timestampsMs());
+        assertArrayEquals(new double[] {1395}, b.values());
+        // the same bytes under other node labels: the node from those
+        RemoteWriteDecoder.Decoded byInstance = RemoteWriteDecoder.decode(RemoteWriteBodies.body(List.of(again)),
+                List.of("instance"));
+        assertEquals(List.of("10.0.0.9"), List.copyOf(byInstance.byNode().keySet()));
+        // a label field after the samples (the spec does not order the fields): added to the kept ones
+        byte[] late = withLateLabel(again, "pod", "p-1");
+        MetricSamples.Series c = RemoteWriteDecoder.decode(late, NODE_LABELS).byNode().get("gpu-7").get(0);
+        assertEquals(List.of("Hostname", "gpu", "instance", "pod"), List.copyOf(c.labels().keySet()));
+        assertEquals("p-1", c.labels().get("pod"));
+        assertEquals(3, a.labels().size(), "the kept labels unchanged");
+        // one that changes its name after its samples
+        assertEquals("DCGM_FI_DEV_MEM_CLOCK", RemoteWriteDecoder.decode(withLateLabel(again, "__name__",
+                "DCGM_FI_DEV_MEM_CLOCK"), NODE_LABELS).byNode().get("gpu-7").get(0).name());
+    }
+
+    /** A request of one series whose bytes end with one more label field, after its samples. */
+    static byte[] withLateLabel(Types.TimeSeries series, String name, String value) throws Exception {
+        byte[] label = Types.Label.newBuilder().setName(name).setValue(value).build().toByteArray();
+        java.io.ByteArrayOutputStream ts = new java.io.ByteArrayOutputStream();
+        ts.write(series.toByteArray());
+        ts.write(0x0a); // TimeSeries.labels
+        ts.write(label.length);
+        ts.write(label);
+        java.io.ByteArrayOutputStream w = new java.io.ByteArrayOutputStream();
+        com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(w);
+        out.writeByteArray(1, ts.toByteArray()); // WriteRequest.timeseries
+        out.flush();
+        return Snappy.compress(w.toByteArray());
+    }
 }
