@@ -125,12 +125,29 @@ public final class MetricSamplesBinary {
     }
 
     /**
+     * Where a decoded record's strings come from: its UTF-8 bytes {@code bytes[from, from + length)} as a String. A
+     * consumer may answer the same instance for the same bytes in every record (its series cache then compares
+     * identical strings); the default makes a new one.
+     */
+    @FunctionalInterface
+    public interface Strings {
+        String get(byte[] bytes, int from, int length);
+    }
+
+    private static final Strings NEW_STRINGS = (b, from, length) -> new String(b, from, length, StandardCharsets.UTF_8);
+
+    /**
      * The record, in the series form.
      *
      * @throws InvalidRecordException naming what is wrong (unknown version, truncated, an index out of range, bytes
      *     left over), for the dead-letter queue
      */
     public static MetricSamples decode(byte[] value) {
+        return decode(value, NEW_STRINGS);
+    }
+
+    /** The same, the record's strings from {@code source}. */
+    public static MetricSamples decode(byte[] value, Strings source) {
         if (!isBinary(value)) {
             throw new InvalidRecordException("not a binary metric-samples record (first byte is not 0x00)");
         }
@@ -145,7 +162,7 @@ public final class MetricSamplesBinary {
         int count = r.count("strings", 1);
         String[] strings = new String[count];
         for (int i = 0; i < count; i++) {
-            strings[i] = r.utf8(r.count("string bytes", 1));
+            strings[i] = r.utf8(r.count("string bytes", 1), source);
         }
         int nodeIndex = r.varint("node");
         String node = nodeIndex == 0 ? null : r.string(strings, nodeIndex - 1, "node");

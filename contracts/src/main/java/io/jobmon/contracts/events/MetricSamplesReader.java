@@ -2,7 +2,6 @@ package io.jobmon.contracts.events;
 
 import io.jobmon.contracts.bytes.ByteReader;
 import io.jobmon.contracts.bytes.MalformedBytesException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The reads of a binary metric-samples record ({@link MetricSamplesBinary}) over a {@link ByteReader}, failing with
@@ -56,8 +55,8 @@ final class MetricSamplesReader {
     }
 
     /** A UTF-8 string of {@code length} bytes (already checked by {@link #count}). */
-    String utf8(int length) {
-        String s = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
+    String utf8(int length, MetricSamplesBinary.Strings source) {
+        String s = source.get(in.array(), in.position(), length);
         in.skip(length);
         return s;
     }

@@ -25,7 +25,7 @@ public final class SamplesDecoder {
             throw new InvalidRecordException("record of " + value.length + " bytes is over the "
                     + Envelopes.METRIC_SAMPLES.maxBytes() + "-byte limit");
         }
-        MetricSamples data = MetricSamplesBinary.isBinary(value) ? MetricSamplesBinary.decode(value)
+        MetricSamples data = MetricSamplesBinary.isBinary(value) ? MetricSamplesBinary.decode(value, RecordStrings.SHARED)
                 : Envelopes.METRIC_SAMPLES.data(key, value == null ? null : new String(value, StandardCharsets.UTF_8));
         return batch(key, data, partition, offset, kafkaTimeMs);
     }

@@ -6,6 +6,7 @@ import com.google.protobuf.WireFormat;
 import io.jobmon.contracts.events.MetricLabels;
 import io.jobmon.contracts.events.MetricSamples;
 import io.jobmon.contracts.problem.ApiException;
+import io.jobmon.metrics.ingest.ByteKey;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -189,7 +190,7 @@ public final class RemoteWriteDecoder {
 
         /** The labels of the label fields in {@code raw[from, end)}: kept ones, else read and kept. */
         private LabelBlocks.Labels labels(int from, int end) throws IOException {
-            LabelBlocks.Block probe = new LabelBlocks.Block(raw, from, end - from);
+            ByteKey probe = new ByteKey(raw, from, end - from);
             LabelBlocks.Labels known = BLOCKS.get(probe);
             if (known != null) {
                 return known;

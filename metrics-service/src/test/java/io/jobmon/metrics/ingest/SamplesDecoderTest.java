@@ -2,6 +2,8 @@ package io.jobmon.metrics.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -113,5 +115,24 @@ class SamplesDecoderTest {
         for (int i = 0; i < power.size(); i++) {
             assertEquals(i, power.get(i), "every point once, in order");
         }
+    }
+
+    @Test
+    void binaryRecordsShareTheirStringsAcrossRecordsSoSeriesKeysCompareIdenticalInstances() {
+        List<MetricSamples.Series> series = SeriesBuilder.of(samples());
+        byte[] value = MetricSamplesBinary.encode("n1", series);
+        SampleBatch a = SamplesDecoder.decode("n1", value, 0, 1, T);
+        SampleBatch b = SamplesDecoder.decode("n1", value.clone(), 0, 2, T);
+        MetricSamples.Series first = a.series().get(0);
+        MetricSamples.Series again = b.series().get(0);
+        assertEquals(first, again);
+        assertSame(first.name(), again.name());
+        assertSame(first.labels().get("pod"), again.labels().get("pod"), "a label value, non-ASCII included");
+        assertEquals("p \"quoted\" 😀", again.labels().get("pod"));
+        assertSame(a.node(), b.node());
+        // the default decode makes its own strings
+        MetricSamples plain = MetricSamplesBinary.decode(value);
+        assertNotSame(first.name(), plain.series().get(0).name());
+        assertEquals(first.name(), plain.series().get(0).name());
     }
 }
