@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * the open holdings of its nodes (read from the table in the batch's transaction, so another replica's are seen
  * after a rebalance) carried forward record by record ({@link #apply}): a holding starts with a pod's first labelled
  * sample on a GPU and ends, at its last one, when another pod's sample arrives on the GPU, when the same series
- * arrives without the pod, or when the node's samples run {@code gap} past it without one.
+ * arrives without the pod, or when a record of the node starts {@code gap} past it without one (its oldest sample:
+ * a remote-write backfill's request of many scrapes is cut into records of a few GPUs each, ADR 0060).
  */
 public final class GpuHoldings {
 
@@ -46,8 +47,11 @@ public final class GpuHoldings {
         }
     }
 
-    /** What one record says of its node's GPUs. */
-    record Seen(String node, long newestMs, Map<String, Labelled> labelled, List<MetricSamples.Series> unlabelled) {
+    /**
+     * What one record says of its node's GPUs; {@code oldestMs} its oldest sample (any series): a backfill's request
+     * cut into records spans many scrapes in each, so a GPU's holding is judged against where a record starts.
+     */
+    record Seen(String node, long oldestMs, Map<String, Labelled> labelled, List<MetricSamples.Series> unlabelled) {
     }
 
     /** A holding as stored; {@code storedLastMs} what the table holds of {@code lastMs} (-1: not stored yet). */
@@ -111,9 +115,9 @@ public final class GpuHoldings {
     /**
      * What one record says of its node's GPUs; null when it has no dcgm-exporter series.
      *
-     * @param newestMs the record's newest sample (any series)
+     * @param oldestMs the record's oldest sample (any series)
      */
-    static Seen seen(SampleBatch r, long newestMs) {
+    static Seen seen(SampleBatch r, long oldestMs) {
         Map<String, Labelled> labelled = null;
         List<MetricSamples.Series> unlabelled = null;
         for (MetricSamples.Series s : r.series()) {
@@ -155,7 +159,7 @@ public final class GpuHoldings {
             }
         }
         return labelled == null && unlabelled == null ? null
-                : new Seen(r.node(), newestMs, labelled == null ? Map.of() : labelled,
+                : new Seen(r.node(), oldestMs, labelled == null ? Map.of() : labelled,
                         unlabelled == null ? List.of() : unlabelled);
     }
 
@@ -234,7 +238,7 @@ public final class GpuHoldings {
                 }
             }
             here.values().removeIf(h -> {
-                if (r.newestMs() - h.lastMs > gapMs) {
+                if (r.oldestMs() - h.lastMs > gapMs) {
                     end(h, write, publish);
                     return true;
                 }

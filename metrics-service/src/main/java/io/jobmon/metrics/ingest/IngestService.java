@@ -122,7 +122,7 @@ public class IngestService {
             }
             newest = Math.max(newest, r.kafkaTimeMs());
             Map<Long, Map<Long, Points>> byWindow = new HashMap<>();
-            long newestSample = Long.MIN_VALUE;
+            long oldestSample = Long.MAX_VALUE;
             for (MetricSamples.Series s : r.series()) {
                 long id = ids == null ? 0 : ids[k++];
                 long[] t = s.timestampsMs();
@@ -130,7 +130,7 @@ public class IngestService {
                 long window = Long.MIN_VALUE;
                 Points p = null;
                 for (int j = 0; j < t.length && ids == null; j++) {
-                    newestSample = Math.max(newestSample, t[j]);
+                    oldestSample = Math.min(oldestSample, t[j]);
                 }
                 for (int j = 0; j < t.length && ids != null; j++) {
                     long w = Resolution.window(t[j]);
@@ -140,15 +140,15 @@ public class IngestService {
                                 y -> new HashMap<>())).computeIfAbsent(id, x -> new Points(t.length));
                     }
                     p.add(t[j], v[j]);
-                    newestSample = Math.max(newestSample, t[j]);
+                    oldestSample = Math.min(oldestSample, t[j]);
                 }
                 samples += t.length;
                 if (XidDetector.isXid(s.name())) {
                     xidSamples.computeIfAbsent(r.node(), x -> new ArrayList<>()).addAll(SeriesBuilder.samples(s));
                 }
             }
-            GpuHoldings.Seen seen = GpuHoldings.seen(r, newestSample);
-            gpus.add(seen != null ? seen : new GpuHoldings.Seen(r.node(), newestSample, Map.of(), List.of()));
+            GpuHoldings.Seen seen = GpuHoldings.seen(r, oldestSample);
+            gpus.add(seen != null ? seen : new GpuHoldings.Seen(r.node(), oldestSample, Map.of(), List.of()));
         }
         List<HeadRepository.Block> list = new ArrayList<>(blocks.size());
         blocks.forEach((nodeWindow, series) -> {

@@ -31,14 +31,14 @@ class GpuHoldingsTest {
     }
 
     static GpuHoldings.Seen record(MetricSamples.Series... series) {
-        long newest = 0;
+        long oldest = Long.MAX_VALUE;
         for (MetricSamples.Series s : series) {
             for (long t : s.timestampsMs()) {
-                newest = Math.max(newest, t);
+                oldest = Math.min(oldest, t);
             }
         }
-        GpuHoldings.Seen seen = GpuHoldings.seen(new SampleBatch(0, 0, 0, "n1", List.of(series), 0), newest);
-        return seen != null ? seen : new GpuHoldings.Seen("n1", newest, Map.of(), List.of());
+        GpuHoldings.Seen seen = GpuHoldings.seen(new SampleBatch(0, 0, 0, "n1", List.of(series), 0), oldest);
+        return seen != null ? seen : new GpuHoldings.Seen("n1", oldest, Map.of(), List.of());
     }
 
     static String show(GpuHoldings.Holding h) {
@@ -113,6 +113,27 @@ class GpuHoldingsTest {
                 GAP);
         List<String> shown = new ArrayList<>(c.publish().stream().map(GpuHoldingsTest::show).toList());
         assertEquals(List.of("1 a 15000..null", "0/1 m1 15000..null", "0/2 m2 15000..null"), shown);
+    }
+
+    @Test
+    void aBackfillCutIntoRecordsOfAFewGpusEachKeepsEveryHoldingWhileItsSamplesSpanMoreThanTheGap() {
+        // a remote-write request of 15 minutes of scrapes: the node's series cut into a record per GPU
+        long[] quarter = new long[60];
+        long[] next = new long[60];
+        for (int i = 0; i < 60; i++) {
+            quarter[i] = i * 15_000L;
+            next[i] = 900_000L + i * 15_000L;
+        }
+        var c = GpuHoldings.apply(List.of(), List.of(
+                record(series("DCGM_FI_DEV_GPU_UTIL", gpu(0, "a"), quarter)),
+                record(series("DCGM_FI_DEV_GPU_UTIL", gpu(1, "a"), quarter)),
+                record(series("DCGM_FI_DEV_GPU_UTIL", gpu(0, "a"), next)),
+                record(series("DCGM_FI_DEV_GPU_UTIL", gpu(1, "a"), next))), GAP);
+        assertEquals(List.of("0 a 0..null", "1 a 0..null"), c.publish().stream().map(GpuHoldingsTest::show).toList());
+        // the node's records going on past the gap without the GPU's: it ends at its last sample
+        var gone = GpuHoldings.apply(c.write().stream().map(GpuHoldingsTest::stored).toList(), List.of(
+                record(series("DCGM_FI_DEV_GPU_UTIL", gpu(0, "a"), 1_800_000L + GAP))), GAP);
+        assertEquals(List.of("1 a 0..1785000"), gone.publish().stream().map(GpuHoldingsTest::show).toList());
     }
 
     /** The holding as the next batch reads it from the table. */
