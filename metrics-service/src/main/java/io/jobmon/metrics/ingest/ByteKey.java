@@ -37,18 +37,26 @@ public final class ByteKey {
         return new ByteKey(Arrays.copyOfRange(bytes, from, from + length), hash);
     }
 
-    /** Eight bytes a step: multiply-xor, then the tail bytes. */
+    /**
+     * Eight bytes a step (rotate-multiply, as xxHash's rounds), the tail bytes one by one, then MurmurHash3's final
+     * mix: label blocks of one node differ in a few bytes anywhere, and every bit must reach the map's low bits.
+     */
     static int hash(byte[] b, int from, int length) {
-        long h = length;
+        long h = length * 0x27D4EB2F165667C5L;
         int i = from;
         int end = from + length;
         for (; i + 8 <= end; i += 8) {
-            h = (h ^ (long) LONGS.get(b, i)) * 0x9E3779B97F4A7C15L;
+            h = Long.rotateLeft(h ^ (long) LONGS.get(b, i) * 0xC2B2AE3D27D4EB4FL, 31) * 0x9E3779B97F4A7C15L;
         }
         for (; i < end; i++) {
-            h = (h ^ b[i]) * 0x100000001B3L;
+            h = Long.rotateLeft(h ^ (b[i] & 0xffL) * 0x27D4EB2F165667C5L, 11) * 0x9E3779B97F4A7C15L;
         }
-        return (int) (h ^ (h >>> 32));
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        h ^= h >>> 33;
+        return (int) h;
     }
 
     @Override
