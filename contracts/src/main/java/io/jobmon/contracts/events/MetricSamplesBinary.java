@@ -48,29 +48,34 @@ public final class MetricSamplesBinary {
     public static byte[] encode(String node, List<MetricSamples.Series> series) {
         Map<String, Integer> index = new HashMap<>();
         List<byte[]> strings = new ArrayList<>();
-        int stringBytes = 0; // UTF-8 bytes of the distinct strings: the value is sized once
+        int[] size = new int[1]; // UTF-8 bytes of the distinct strings: the value is sized once
         int points = 0;
         int labels = 0;
         for (MetricSamples.Series s : series) {
-            stringBytes += intern(s.name(), index, strings);
+            labels += s.labels() == null ? 0 : s.labels().size();
+        }
+        // each series' name and label strings as indexes, found once: name, count, (name, value)*
+        int[] refs = new int[2 * series.size() + 2 * labels];
+        int k = 0;
+        for (MetricSamples.Series s : series) {
+            refs[k++] = intern(s.name(), index, strings, size);
             if (s.labels() instanceof MetricLabels l) {
+                refs[k++] = l.size();
                 for (String x : l.pairs) {
-                    stringBytes += intern(x, index, strings);
+                    refs[k++] = intern(x, index, strings, size);
                 }
-                labels += l.size();
-            } else if (s.labels() != null) {
-                for (Map.Entry<String, String> l : s.labels().entrySet()) {
-                    stringBytes += intern(l.getKey(), index, strings) + intern(l.getValue(), index, strings);
+            } else {
+                Map<String, String> l = s.labels() == null ? Map.of() : s.labels();
+                refs[k++] = l.size();
+                for (Map.Entry<String, String> e : l.entrySet()) {
+                    refs[k++] = intern(e.getKey(), index, strings, size);
+                    refs[k++] = intern(e.getValue(), index, strings, size);
                 }
-                labels += s.labels().size();
             }
             points += s.size();
         }
-        if (node != null) {
-            stringBytes += intern(node, index, strings);
-        }
-        int nodeIndex = node == null ? 0 : 1 + index.get(node);
-        ByteWriter w = new ByteWriter(HEADER.length + 5 * (2 + strings.size()) + stringBytes
+        int nodeIndex = node == null ? 0 : 1 + intern(node, index, strings, size);
+        ByteWriter w = new ByteWriter(HEADER.length + 5 * (2 + strings.size()) + size[0]
                 + series.size() * 15 + labels * 6 + points * 12);
         w.put(HEADER);
         w.varint(strings.size());
@@ -80,20 +85,13 @@ public final class MetricSamplesBinary {
         }
         w.varint(nodeIndex);
         w.varint(series.size());
+        k = 0;
         for (MetricSamples.Series s : series) {
-            w.varint(index.get(s.name()));
-            if (s.labels() instanceof MetricLabels l) {
-                w.varint(l.size());
-                for (String x : l.pairs) {
-                    w.varint(index.get(x));
-                }
-            } else {
-                Map<String, String> l = s.labels() == null ? Map.of() : s.labels();
-                w.varint(l.size());
-                for (Map.Entry<String, String> e : l.entrySet()) {
-                    w.varint(index.get(e.getKey()));
-                    w.varint(index.get(e.getValue()));
-                }
+            w.varint(refs[k++]);
+            int count = refs[k++];
+            w.varint(count);
+            for (int j = 0; j < 2 * count; j++) {
+                w.varint(refs[k++]);
             }
             long[] t = s.timestampsMs();
             double[] v = s.values();
@@ -111,17 +109,20 @@ public final class MetricSamplesBinary {
         return w.toArray();
     }
 
-    private static int intern(String s, Map<String, Integer> index, List<byte[]> strings) {
+    /** The string's index, added (its UTF-8 bytes counted in {@code size[0]}) when new. */
+    private static int intern(String s, Map<String, Integer> index, List<byte[]> strings, int[] size) {
         if (s == null) {
             throw new IllegalArgumentException("a series' name, label name or label value is null");
         }
-        if (index.containsKey(s)) {
-            return 0;
+        Integer known = index.get(s);
+        if (known != null) {
+            return known;
         }
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         index.put(s, strings.size());
         strings.add(b);
-        return b.length;
+        size[0] += b.length;
+        return strings.size() - 1;
     }
 
     /**
