@@ -116,6 +116,7 @@ public final class MetricsBenchmark {
                 // CPU seconds of each process while this system ingests: less at the mercy of the machine's load
                 // than the rate (the benchmark's own JVM holds the Kafka broker and the sending client)
                 double cpu0 = Systems.cpuSeconds(p.process().pid());
+                double jit0 = isJobmon ? Systems.compilerCpuSeconds(p.process().pid()) : 0;
                 double pg0 = Systems.treeCpuSeconds(postmaster);
                 double self0 = Systems.cpuSeconds(self);
                 long t0 = System.nanoTime();
@@ -127,14 +128,16 @@ public final class MetricsBenchmark {
                 }
                 double done = (System.nanoTime() - t0) / 1e9;
                 double cpu = Systems.cpuSeconds(p.process().pid()) - cpu0;
+                double jit = isJobmon ? Systems.compilerCpuSeconds(p.process().pid()) - jit0 : 0;
                 double pg = Systems.treeCpuSeconds(postmaster) - pg0;
                 double bench = Systems.cpuSeconds(self) - self0;
                 rows.add(new String[] {p.name(), String.format("%,.0f", ingest.samples / done),
                         String.format("%.1f s (accepted in %.1f s)", done, accepted)});
                 System.out.printf("%s ingest: %,.0f samples/s (%.1f s; requests answered in %.1f s); load %s%n", p.name(),
                         ingest.samples / done, done, accepted, uptime());
-                System.out.printf("%s ingest CPU per sample: %.2f µs in the system%s, %.2f µs in the benchmark JVM"
+                System.out.printf("%s ingest CPU per sample: %.2f µs in the system%s%s, %.2f µs in the benchmark JVM"
                         + " (sender%s)%n", p.name(), cpu * 1e6 / ingest.samples,
+                        isJobmon ? String.format(" (of which its JIT compiler threads %.2f)", jit * 1e6 / ingest.samples) : "",
                         isJobmon ? String.format(" + %.2f µs in PostgreSQL", pg * 1e6 / ingest.samples) : "",
                         bench * 1e6 / ingest.samples, isJobmon ? " and Kafka broker" : "");
                 // every request of the query set holds all its series: one at a time keeps each series in order
