@@ -95,7 +95,7 @@ public final class MetricsBenchmark {
             if (gateway != null) {
                 Systems.awaitUp(gateway.base() + "/q/health/live", Duration.ofSeconds(120));
             }
-            long postmaster = Systems.parent(scalar(db, "SELECT pg_backend_pid()"));
+            long postmaster = postmaster(db);
             System.out.printf("jobmon: %s, samples topic: %d partitions, gateway: %s%n",
                     System.getProperty("bench.jar", "target/quarkus-app"), partitions, gateway == null ? "not built" : "started");
             long now = System.currentTimeMillis() / 15_000 * 15_000;
@@ -338,6 +338,20 @@ public final class MetricsBenchmark {
     static void awaitStored(String mgmt, double target) throws Exception {
         while (stored(mgmt) < target) {
             Thread.sleep(200);
+        }
+    }
+
+    /**
+     * The postmaster's pid: the first line of the data directory's {@code postmaster.pid} (the parent of this
+     * session's backend, read after the session ended, was sometimes gone: PostgreSQL's CPU then read 0).
+     */
+    static long postmaster(EmbeddedPostgresDb.Connection db) throws Exception {
+        try (Connection c = jdbc(db); Statement s = c.createStatement(); ResultSet r = s.executeQuery("SHOW data_directory")) {
+            r.next();
+            return Long.parseLong(java.nio.file.Files.readAllLines(java.nio.file.Path.of(r.getString(1), "postmaster.pid"))
+                    .get(0).trim());
+        } catch (java.io.IOException | RuntimeException e) {
+            return Systems.parent(scalar(db, "SELECT pg_backend_pid()"));
         }
     }
 
