@@ -141,19 +141,12 @@ public final class MetricsBenchmark {
                         isJobmon ? String.format(" + %.2f µs in PostgreSQL", pg * 1e6 / ingest.samples) : "",
                         bench * 1e6 / ingest.samples, isJobmon ? " and Kafka broker" : "");
                 // every request of the query set holds all its series: one at a time keeps each series in order
-                if (!INGEST_ONLY) {
+                if (!IngestOnly.ON) {
                     send(p.base() + "/api/v1/write", isJobmon ? service : null, query.bodies, 1, 1);
                 }
             }
-            if (INGEST_ONLY) {
-                ingestOnly(db, mgmtBase, ingest.samples, prom, vm, rows);
-                try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-                    long onBroker = admin.describeLogDirs(List.of(1)).allDescriptions().get().values().stream()
-                            .flatMap(d -> d.values().stream()).flatMap(d -> d.replicaInfos().entrySet().stream())
-                            .filter(e -> e.getKey().topic().equals(Topics.METRICS_SAMPLES))
-                            .mapToLong(e -> e.getValue().size()).sum();
-                    System.out.printf("samples topic on the broker: %.2f bytes per sample%n", onBroker / (double) ingest.samples);
-                }
+            if (IngestOnly.ON) {
+                IngestOnly.finish(bootstrap, db, mgmtBase, ingest.samples, prom, vm, rows);
                 return;
             }
             awaitStored(mgmtBase, ingest.samples + query.samples);
@@ -256,30 +249,6 @@ public final class MetricsBenchmark {
                 gateway.stop();
             }
         }
-    }
-
-    /** {@code -Dbench.ingestOnly=true}: the ingest stream only, then bytes per sample of it; no query set, no charts. */
-    static final boolean INGEST_ONLY = Boolean.getBoolean("bench.ingestOnly");
-
-    static void ingestOnly(EmbeddedPostgresDb.Connection db, String mgmtBase, long samples, Systems.Proc prom,
-            Systems.Proc vm, List<String[]> rows) throws Exception {
-        awaitStored(mgmtBase, samples);
-        awaitCompacted(db);
-        Systems.get(vm.base() + "/internal/force_flush", null);
-        Thread.sleep(2000);
-        System.out.println("jobmon tables (bytes per sample, with indexes and TOAST): " + StoreBytes.tables(db, samples));
-        System.out.printf("bytes per sample (the stream only): prometheus %.2f (data dir incl. WAL), victoria-metrics %.2f,"
-                + " jobmon %.2f (the store's tables: %.2f)%n", Systems.du(prom.dir()) / (double) samples,
-                Systems.du(vm.dir()) / (double) samples, StoreBytes.jobmon(db) / (double) samples,
-                StoreBytes.store(db) / (double) samples);
-        System.out.printf("GPU holdings: %d rows for %d GPUs; outbox rows inserted %d, updated %d, deleted %d%n",
-                scalar(db, "SELECT count(*) FROM metrics.gpu_holding"),
-                scalar(db, "SELECT count(DISTINCT (node, gpu)) FROM metrics.gpu_holding"),
-                scalar(db, "SELECT n_tup_ins FROM pg_stat_user_tables WHERE schemaname = 'metrics' AND relname = 'outbox'"),
-                scalar(db, "SELECT n_tup_upd FROM pg_stat_user_tables WHERE schemaname = 'metrics' AND relname = 'outbox'"),
-                scalar(db, "SELECT n_tup_del FROM pg_stat_user_tables WHERE schemaname = 'metrics' AND relname = 'outbox'"));
-        rows.forEach(r -> System.out.println("| " + String.join(" | ", r) + " |"));
-        System.out.println("load at end: " + uptime());
     }
 
     static String enc(String s) {
