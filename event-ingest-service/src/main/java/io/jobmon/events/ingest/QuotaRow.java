@@ -54,6 +54,14 @@ public final class QuotaRow {
         }
     }
 
+    /**
+     * Holds nothing but the first kept event objects, which the {@code event} table holds too: not stored (one
+     * row per event object otherwise), rebuilt from the job's events when read ({@link QuotaRepository#load}).
+     */
+    boolean onlyFirsts() {
+        return latestUid == null && omittedEvents == 0 && omittedOccurrences == 0 && recent.isEmpty();
+    }
+
     static QuotaRow empty(String jobId, String objectKey, String reason) {
         return new QuotaRow(jobId, objectKey, reason, List.of(), null, null, null, 0, 0, 0, Map.of());
     }
