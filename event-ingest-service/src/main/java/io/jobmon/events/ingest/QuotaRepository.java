@@ -82,6 +82,7 @@ public class QuotaRepository {
                         Times.instant(r.getOffsetDateTime("latest_created")), Times.instant(r.getOffsetDateTime("latest_time")),
                         r.getInteger("latest_count"), r.getInteger("omitted_events"), r.getLong("omitted_occurrences"),
                         StoredJson.read(r.getString("recent"), RECENT));
+                q.stored = true;
                 out.put(q.key(), q);
             }
             return out;
@@ -93,6 +94,7 @@ public class QuotaRepository {
         if (dirty.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
+        dirty.forEach(q -> q.stored = true); // (a failed batch keeps nothing in memory: its rows are read again)
         int n = dirty.size();
         String[] job = new String[n], obj = new String[n], reason = new String[n], firsts = new String[n],
                 latest = new String[n], recent = new String[n];
