@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,7 @@ import org.jboss.logging.Logger;
  *
  * <p>The table: contracts' migration {@code db/shared/outbox/V0_3__outbox.sql}, which each publishing service loads
  * ({@code quarkus.flyway.locations}, ADR 0014). {@code payload} null is a tombstone; {@code replace_key}, set by
- * replace(), lets a newer record of the key replace an unsent one. SQL names it unqualified ({@code search_path} is
+ * replace(), lets a newer record of the key replace an unsent one; a row may hold several records ({@link OutboxBundle}). SQL names it unqualified ({@code search_path} is
  * the service's schema).
  */
 @ApplicationScoped
@@ -151,14 +152,43 @@ public class Outbox {
     }
 
     /**
+     * Like {@link #appendOwned}, the records in one row ({@link OutboxBundle}, ADR 0058): one insert and, once all are
+     * acknowledged, one delete for all of them. The bundle's records keep their order, and bundles of a topic theirs.
+     */
+    public Uni<List<OutboxEntry>> appendBundle(SqlClient tx, String topic, List<String> keys, List<String> payloads) {
+        if (keys.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return appendOwned(tx, topic, List.of(OutboxBundle.KEY), List.of(OutboxBundle.encode(keys, payloads)));
+    }
+
+    /**
      * Publishes entries this instance appended with {@link #appendOwned} and committed: sends them, deletes what the
-     * broker acknowledged and releases the rest to the relay. The number acknowledged.
+     * broker acknowledged and releases the rest to the relay. The number of rows acknowledged.
      */
     public Uni<Integer> publish(List<OutboxEntry> owned) {
         if (owned.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        return sender().send(owned).chain(acked -> finish(owned, acked));
+        return send(sender(), owned);
+    }
+
+    /** Sends the rows' records (a bundle's one by one) and finishes the rows whose records were all acknowledged. */
+    private Uni<Integer> send(OutboxSender with, List<OutboxEntry> rows) {
+        List<OutboxEntry> records = new ArrayList<>(rows.size());
+        Map<Long, Integer> parts = new HashMap<>();
+        for (OutboxEntry row : rows) {
+            List<OutboxEntry> of = OutboxBundle.records(row);
+            records.addAll(of);
+            parts.put(row.id(), of.size());
+        }
+        return with.send(records).chain(acked -> {
+            Map<Long, Integer> ackedParts = new HashMap<>();
+            acked.forEach(e -> ackedParts.merge(e.id(), 1, Integer::sum));
+            List<OutboxEntry> whole = rows.stream()
+                    .filter(r -> parts.get(r.id()).equals(ackedParts.getOrDefault(r.id(), 0))).toList();
+            return finish(rows, whole, parts);
+        });
     }
 
     public Uni<Void> append(SqlClient tx, String topic, String key, String payload) {
@@ -187,8 +217,7 @@ public class Outbox {
 
     /** One round with the given sender (tests use one that fails). */
     public Uni<Integer> relay(OutboxSender with) {
-        return claim().chain(claimed -> claimed.isEmpty() ? Uni.createFrom().item(0)
-                : with.send(claimed).chain(acked -> finish(claimed, acked)));
+        return claim().chain(claimed -> claimed.isEmpty() ? Uni.createFrom().item(0) : send(with, claimed));
     }
 
     /** Refreshes {@code jobmon_outbox_pending} and {@code jobmon_outbox_oldest_seconds} from the table. */
@@ -235,7 +264,7 @@ public class Outbox {
                 });
     }
 
-    private Uni<Integer> finish(List<OutboxEntry> claimed, List<OutboxEntry> acked) {
+    private Uni<Integer> finish(List<OutboxEntry> claimed, List<OutboxEntry> acked, Map<Long, Integer> parts) {
         List<OutboxEntry> done = deliveredInOrder(claimed, acked);
         Long[] ids = done.stream().map(OutboxEntry::id).toArray(Long[]::new);
         Integer[] revisions = done.stream().map(OutboxEntry::revision).toArray(Integer[]::new);
@@ -248,7 +277,7 @@ public class Outbox {
                 .chain(() -> tx.preparedQuery(RELEASE).execute(Tuple.of(instance, all))))
                 .invoke(() -> done.forEach(e -> Counter.builder("jobmon.outbox.published")
                         .description("records the broker acknowledged").tag("topic", e.topic())
-                        .register(registry).increment()))
+                        .register(registry).increment(parts.get(e.id()))))
                 .replaceWith(done.size());
     }
 

@@ -248,6 +248,41 @@ class OutboxTest {
         assertEquals(0, rows());
     }
 
+    List<OutboxEntry> bundle(Outbox writer, List<String> keys, List<String> payloads) {
+        return pool.withTransaction(tx -> writer.appendBundle(tx, "t", keys, payloads)).await().indefinitely();
+    }
+
+    @Test
+    void aBundleIsSentInOrderDeletedOnceAllItsRecordsAreAcknowledgedAndBundlesKeepTheirOrder() {
+        List<String> sent = new CopyOnWriteArrayList<>();
+        Outbox writer = outbox(10, recording(sent, e -> !"b".equals(e.payload()), Duration.ZERO));
+        List<OutboxEntry> first = bundle(writer, List.of("k1", "k2", "k1", "k3"), java.util.Arrays.asList("a", "b", "1:c:", null));
+        assertEquals(1, first.size(), "one row");
+        assertEquals(1, rows());
+        assertEquals(0, writer.publish(first).await().indefinitely(), "k2:b not acknowledged: the row stays, released");
+        assertEquals(List.of("k1:a", "k2:b", "k1:1:c:", "k3:null"), sent, "record by record, in order, a tombstone too");
+        // a later bundle of another instance waits while the earlier one is claimed by a live instance
+        Outbox holder = outbox(10, recording(new ArrayList<>(), e -> true, Duration.ZERO));
+        List<OutboxEntry> held = pool.withTransaction(tx -> holder.appendOwned(tx, "t", List.of(OutboxBundle.KEY),
+                List.of("2:k40:"))).await().indefinitely();
+        List<String> other = new CopyOnWriteArrayList<>();
+        assertEquals(1, outbox(10, recording(other, e -> true, Duration.ZERO)).relay().await().indefinitely(),
+                "the released first bundle is the relay's; the one claimed by its live writer is not");
+        assertEquals(List.of("k1:a", "k2:b", "k1:1:c:", "k3:null"), other, "sent again whole: at least once, in order");
+        assertEquals(1, holder.publish(held).await().indefinitely());
+        assertEquals(0, rows());
+        // the released bundle of an instance is not claimed while an earlier one is claimed by another live instance
+        List<OutboxEntry> earlier = bundle(holder, List.of("k1"), List.of("d"));
+        Outbox failing = outbox(10, recording(new ArrayList<>(), e -> false, Duration.ZERO));
+        assertEquals(0, failing.publish(bundle(failing, List.of("k1"), List.of("e"))).await().indefinitely());
+        other.clear();
+        assertEquals(0, outbox(10, recording(other, e -> true, Duration.ZERO)).relay().await().indefinitely());
+        assertEquals(List.of(), other, "k1:e waits behind k1:d");
+        assertEquals(1, holder.publish(earlier).await().indefinitely());
+        assertEquals(1, outbox(10, recording(other, e -> true, Duration.ZERO)).relay().await().indefinitely());
+        assertEquals(List.of("k1:e"), other);
+    }
+
     @Test
     void aRecordReplacedWhileInFlightIsSentAgainWithItsNewContent() {
         Outbox writer = outbox(10, null);

@@ -149,7 +149,8 @@ public class IngestService {
         if (stale.isEmpty()) {
             return Uni.createFrom().item(new State(models, quota));
         }
-        return Uni.combine().all().unis(jobs.load(conn, stale), quotas.load(conn, stale)).asTuple().map(both -> {
+        List<String> written = stale.stream().filter(id -> versions.get(id) > 0).toList();
+        return Uni.combine().all().unis(jobs.load(conn, stale), quotas.load(conn, stale, written)).asTuple().map(both -> {
             models.putAll(both.getItem1());
             quota.putAll(both.getItem2());
             return new State(models, quota);

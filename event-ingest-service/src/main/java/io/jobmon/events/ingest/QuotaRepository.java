@@ -6,7 +6,9 @@ import static io.jobmon.events.support.Times.ts;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.smallrye.mutiny.Uni;
+import io.jobmon.events.k8s.EventView;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,7 +18,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The event quota rows of a batch's jobs (read under the jobs' locks, written back when changed). */
+/**
+ * The event quota rows of a batch's jobs (read under the jobs' locks, written back when changed). A row that holds
+ * only its first kept event objects ({@link QuotaRow#onlyFirsts}: most rows, one per event object and reason) is not
+ * written: it is rebuilt from the job's stored events, which are those objects.
+ */
 @ApplicationScoped
 public class QuotaRepository {
 
@@ -25,6 +31,9 @@ public class QuotaRepository {
     private static final String LOAD = "SELECT job_id, object_key, reason, first_uids, latest_uid, latest_created,"
             + " latest_time, latest_count, omitted_events, omitted_occurrences, recent::text AS recent FROM event_quota"
             + " WHERE job_id = ANY($1::text[])";
+    /** The stored events of jobs, oldest first: the kept objects of the quota rows not written. */
+    private static final String KEPT = "SELECT job_id, uid, object_kind, object_name, field_path, reason FROM event"
+            + " WHERE job_id = ANY($1::text[]) ORDER BY created_at, uid";
     private static final String SAVE = "INSERT INTO event_quota AS q (job_id, object_key, reason, first_uids,"
             + " latest_uid, latest_created, latest_time, latest_count, omitted_events, omitted_occurrences, recent)"
             + " SELECT j, o, r, string_to_array(f, E'\\x1f'), lu, lc, lt, n, oe, oo, re::jsonb FROM unnest($1::text[],"
@@ -36,7 +45,35 @@ public class QuotaRepository {
             + " omitted_events = EXCLUDED.omitted_events, omitted_occurrences = EXCLUDED.omitted_occurrences,"
             + " recent = EXCLUDED.recent";
 
-    public Uni<Map<String, QuotaRow>> load(SqlConnection conn, Collection<String> jobIds) {
+    /**
+     * @param jobIds the jobs whose quota to read
+     * @param written those of them whose row was ever written (version above 0): only they can have stored events
+     */
+    public Uni<Map<String, QuotaRow>> load(SqlConnection conn, Collection<String> jobIds, Collection<String> written) {
+        Uni<Map<String, QuotaRow>> stored = load(conn, jobIds);
+        if (written.isEmpty()) {
+            return stored;
+        }
+        Uni<RowSet<Row>> events = conn.preparedQuery(KEPT).execute(Tuple.of((Object) written.toArray(String[]::new)));
+        return Uni.combine().all().unis(stored, events).asTuple().map(both -> {
+            Map<String, QuotaRow> out = both.getItem1();
+            Map<String, QuotaRow> rebuilt = new HashMap<>();
+            for (Row r : both.getItem2()) {
+                String job = r.getString("job_id");
+                String objectKey = EventView.objectKey(r.getString("object_kind"), r.getString("object_name"),
+                        r.getString("field_path"));
+                String reason = r.getString("reason") == null ? "" : r.getString("reason");
+                String key = QuotaRow.key(job, objectKey, reason);
+                if (!out.containsKey(key)) {
+                    rebuilt.computeIfAbsent(key, k -> QuotaRow.empty(job, objectKey, reason)).firstUids.add(r.getString("uid"));
+                }
+            }
+            out.putAll(rebuilt);
+            return out;
+        });
+    }
+
+    private Uni<Map<String, QuotaRow>> load(SqlConnection conn, Collection<String> jobIds) {
         return conn.preparedQuery(LOAD).execute(Tuple.of((Object) jobIds.toArray(String[]::new))).map(rows -> {
             Map<String, QuotaRow> out = new HashMap<>();
             for (Row r : rows) {
@@ -45,6 +82,7 @@ public class QuotaRepository {
                         Times.instant(r.getOffsetDateTime("latest_created")), Times.instant(r.getOffsetDateTime("latest_time")),
                         r.getInteger("latest_count"), r.getInteger("omitted_events"), r.getLong("omitted_occurrences"),
                         StoredJson.read(r.getString("recent"), RECENT));
+                q.stored = true;
                 out.put(q.key(), q);
             }
             return out;
@@ -52,10 +90,11 @@ public class QuotaRepository {
     }
 
     public Uni<Void> save(SqlConnection conn, Collection<QuotaRow> rows) {
-        List<QuotaRow> dirty = rows.stream().filter(q -> q.dirty).toList();
+        List<QuotaRow> dirty = rows.stream().filter(q -> q.dirty && !q.onlyFirsts()).toList();
         if (dirty.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
+        dirty.forEach(q -> q.stored = true); // (a failed batch keeps nothing in memory: its rows are read again)
         int n = dirty.size();
         String[] job = new String[n], obj = new String[n], reason = new String[n], firsts = new String[n],
                 latest = new String[n], recent = new String[n];

@@ -28,6 +28,8 @@ public final class QuotaRow {
     /** Counted (not kept) event objects of the last while and their counts, so a redelivery or an update of one counts only its new occurrences. */
     final LinkedHashMap<String, Integer> recent;
     boolean dirty;
+    /** The row is in {@code event_quota} (read from it, or written): written on every change from then on. */
+    boolean stored;
 
     public QuotaRow(String jobId, String objectKey, String reason, List<String> firstUids, String latestUid,
             Instant latestCreated, Instant latestTime, int latestCount, int omittedEvents, long omittedOccurrences,
@@ -52,6 +54,15 @@ public final class QuotaRow {
         while (recent.size() > RECENT_LIMIT) {
             recent.remove(recent.keySet().iterator().next());
         }
+    }
+
+    /**
+     * Holds nothing but the first kept event objects, which the {@code event} table holds too, and was never stored:
+     * not written (one row per event object otherwise), rebuilt from the job's events when read
+     * ({@link QuotaRepository#load}). A row once stored is written on every change, so that it never goes stale.
+     */
+    boolean onlyFirsts() {
+        return !stored && latestUid == null && omittedEvents == 0 && omittedOccurrences == 0 && recent.isEmpty();
     }
 
     static QuotaRow empty(String jobId, String objectKey, String reason) {

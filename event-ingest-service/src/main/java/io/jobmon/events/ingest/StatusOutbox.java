@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * Transitions for {@code jobmon.job.status} (key jobId), appended to the suite's outbox in the transaction of the
- * records that caused them, in order, claimed by this instance so that it publishes them itself right after the
+ * records that caused them, in order, the batch's in one row (contracts' {@code OutboxBundle}, ADR 0058), claimed by this instance so that it publishes them itself right after the
  * commit ({@link StatusPublisher}): consumers drop a sequence they already applied, so a republished one after
  * a crash changes nothing.
  */
@@ -30,7 +30,7 @@ public class StatusOutbox {
         this.topic = config.statusTopic();
     }
 
-    /** In the caller's transaction; the entries, claimed by this instance, for {@link Outbox#publish} after the commit. */
+    /** In the caller's transaction; the entry (one bundle), claimed by this instance, for {@link Outbox#publish} after the commit. */
     public Uni<List<OutboxEntry>> append(SqlConnection conn, List<JobStatusChanged> transitions) {
         List<String> keys = new ArrayList<>(transitions.size());
         List<String> values = new ArrayList<>(transitions.size());
@@ -38,6 +38,6 @@ public class StatusOutbox {
             keys.add(t.jobId());
             values.add(CloudEvents.encode(SOURCE, JobStatusChanged.TYPE, t.jobId(), t));
         }
-        return outbox.appendOwned(conn, topic, keys, values);
+        return outbox.appendBundle(conn, topic, keys, values);
     }
 }

@@ -17,6 +17,11 @@ public record EventView(String namespace, String name, String uid, long resource
 
     /** The object and container the event is about, as the quota counts them: {@code Pod/name/fieldPath}. */
     public String objectKey() {
+        return objectKey(objectKind, objectName, fieldPath);
+    }
+
+    /** {@link #objectKey()} of a stored event's columns. */
+    public static String objectKey(String objectKind, String objectName, String fieldPath) {
         return objectKind + "/" + objectName + (fieldPath == null || fieldPath.isEmpty() ? "" : "/" + fieldPath);
     }
 

@@ -90,6 +90,7 @@ public final class IngestBenchmark {
             long start = System.nanoTime();
             double cpu0 = service.cpuSeconds();
             double dbCpu0 = dbCpu.seconds();
+            TableWrites writes0 = TableWrites.of(db);
             long startStatuses = watch.count();
             if (warm == 0) {
                 started = before; // measured from the first batch applied, which counts
@@ -103,6 +104,7 @@ public final class IngestBenchmark {
             double databaseCpu = dbCpu.seconds() - dbCpu0;
             long measured = end - started;
             Thread.sleep(1000);
+            TableWrites writes = TableWrites.of(db);
             long statuses = watch.count() - startStatuses;
             System.out.printf("service%s: %,d records in %.1f s = %,.0f records/s (%.0f%% of the parsing floor, %.0f%% of"
                     + " plain); %,d transitions = %,.0f/s%n", warm > 0 ? " after " + warm + " warm-up records" : "",
@@ -112,6 +114,7 @@ public final class IngestBenchmark {
                     cpu * 1e6 / measured, cpu / secs);
             System.out.printf("database CPU: %.1f µs per record (PostgreSQL's processes; %.2f cores busy)%n",
                     databaseCpu * 1e6 / measured, databaseCpu / secs);
+            System.out.println(writes.since(writes0, measured));
             System.out.println("load: " + java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim());
             System.out.printf("store: %,d pods, %,d events, %,d jobs%n", BenchKafka.scalar(db, "SELECT count(*) FROM pod_state"),
                     BenchKafka.scalar(db, "SELECT count(*) FROM event"), BenchKafka.scalar(db, "SELECT count(*) FROM job_state"));

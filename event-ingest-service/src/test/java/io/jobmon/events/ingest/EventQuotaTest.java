@@ -1,7 +1,9 @@
 package io.jobmon.events.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobmon.events.k8s.EventView;
 import java.time.Instant;
@@ -69,5 +71,17 @@ class EventQuotaTest {
                 null, backOff("x", 2, 1).lastTime(), "Pod", "p", "ns", "spec.containers{trainer}", "kubelet");
         assertInstanceOf(EventQuota.Store.class, quota.admit("j", other));
         assertEquals(2, quota.rows().size());
+    }
+
+    @Test
+    void aRowOfOnlyFirstsIsNotWrittenUnlessItIsStoredAlready() {
+        EventQuota quota = new EventQuota(2, new HashMap<>());
+        quota.admit("j", backOff("a", 0, 1));
+        QuotaRow row = quota.rows().values().iterator().next();
+        assertTrue(row.onlyFirsts(), "never stored: rebuilt from the events when read");
+        row.stored = true; // as read from event_quota (a row of an earlier version)
+        quota.admit("j", backOff("b", 1, 1));
+        assertEquals(java.util.List.of("a", "b"), row.firstUids());
+        assertFalse(row.onlyFirsts(), "stored: written on every change, never left stale");
     }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.events.JobStatusChanged;
 import io.jobmon.contracts.events.Topics;
+import io.jobmon.events.k8s.EventView;
 import io.jobmon.events.k8s.Fixtures;
 import io.jobmon.events.k8s.PodParser;
 import io.jobmon.testsupport.KafkaTestClient;
@@ -45,6 +46,8 @@ class RawIngestTest {
     io.jobmon.contracts.outbox.Outbox outbox;
     @Inject
     StopService stops;
+    @Inject
+    JobStateCache cache;
 
     static String newJob() {
         return "j-" + UUID.randomUUID().toString().substring(0, 8);
@@ -145,8 +148,8 @@ class RawIngestTest {
                 new RawRecord(0, 3, Instant.now(), "c-" + job, "r", job, Fixtures.pod("pod-running"), null));
         IngestService.Result first = ingest.apply(topic, batch, Map.of(0, 3L)).await().atMost(Duration.ofSeconds(20));
         assertEquals(3, first.writes().transitions().size());
-        assertEquals(3, first.transitions().size(), "committed to the outbox, claimed for this instance to publish");
-        assertEquals(3, outbox.publish(first.transitions()).await().atMost(Duration.ofSeconds(20)));
+        assertEquals(1, first.transitions().size(), "committed to the outbox in one row, claimed for this instance to publish");
+        assertEquals(1, outbox.publish(first.transitions()).await().atMost(Duration.ofSeconds(20)));
         IngestService.Result again = ingest.apply(topic, batch, Map.of(0, 3L)).await().atMost(Duration.ofSeconds(20));
         assertEquals(4, again.replayed());
         assertEquals(0, again.writes().transitions().size());
@@ -194,5 +197,33 @@ class RawIngestTest {
         String after = newJob();
         sendPod(after, "pod-running", "p0");
         assertEquals(JobStatus.RUNNING, Store.statuses(after, 1).get(0).status());
+    }
+
+    /** A back-off event of pod p of the job, {@code minute} minutes ago. */
+    static EventView backOff(String job, String uid, int minutesAgo) {
+        Instant t = Instant.now().minusSeconds(60L * minutesAgo).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        return new EventView("ns", uid, uid, 1000 - minutesAgo, "Warning", "BackOff", "Back-off restarting", 1, t, t, t,
+                "Pod", job + "-p", "ns", "spec.containers{trainer}", "kubelet");
+    }
+
+    @Test
+    void aQuotaOfOnlyFirstEventsIsNotWrittenAndIsRebuiltFromTheEventsWhenTheJobIsReadAgain() {
+        String job = newJob();
+        String topic = "test.quota." + job;
+        java.util.function.BiConsumer<Long, EventView> apply = (offset, e) -> {
+            cache.take(List.of(job)); // as after a restart or a rebalance: the job is read from the store
+            ingest.apply(topic, List.of(new RawRecord(0, offset, Instant.now(), "c1", "r", job, null, e)),
+                    Map.of(0, offset)).await().atMost(Duration.ofSeconds(20));
+        };
+        apply.accept(0L, backOff(job, job + "-a", 30));
+        assertEquals(0, count(pool, "SELECT count(*) FROM event_quota WHERE job_id = $1", job), "only a first: not written");
+        apply.accept(1L, backOff(job, job + "-b", 20));
+        var row = rows(pool, "SELECT first_uids, latest_uid FROM event_quota WHERE job_id = $1", job);
+        assertEquals(List.of(job + "-a"), List.of(row.get(0).getArrayOfStrings("first_uids")), "a rebuilt as the first");
+        assertEquals(job + "-b", row.get(0).getString("latest_uid"));
+        apply.accept(2L, backOff(job, job + "-c", 10));
+        assertEquals(List.of(job + "-a", job + "-c"), rows(pool, "SELECT uid FROM event WHERE job_id = $1 ORDER BY uid", job)
+                .stream().map(r -> r.getString("uid")).toList(), "b counted, c the latest");
+        assertEquals(1, count(pool, "SELECT omitted_events FROM event_quota WHERE job_id = $1", job));
     }
 }
