@@ -68,12 +68,23 @@ public class JobViews {
         long at = System.currentTimeMillis();
         return Uni.combine().all().unis(access.find(jobId), jobs.find(jobId), charts.lookups(jobId, params)).asTuple()
                 .map(t -> {
-                    View view = new View(t.getItem1(), t.getItem2(), t.getItem3());
+                    View read = new View(t.getItem1(), t.getItem2(), t.getItem3());
+                    // read again unchanged (prometheus mode reads each interval): the same view, so what was kept of
+                    // its charts stays theirs (KeptCharts, ADR 0056)
+                    View view = k != null && same(k.view(), read) ? k.view() : read;
                     if (notices.listening()) {
                         kept.put(key, new Kept(view, seq, tokens(jobId, view), at));
                     }
                     return view;
                 });
+    }
+
+    /** Whether two reads of a job's view found the same. */
+    static boolean same(View a, View b) {
+        JobMetricsService.Lookups x = a.lookups();
+        JobMetricsService.Lookups y = b.lookups();
+        return a.access().equals(b.access()) && a.info().equals(b.info()) && x.mine().equals(y.mine())
+                && x.candidates().equals(y.candidates()) && x.others().equals(y.others()) && x.held().equals(y.held());
     }
 
     /** The notices that change a view: the job's own, its nodes' and its pods'. */
