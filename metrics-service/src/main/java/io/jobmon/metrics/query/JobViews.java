@@ -33,7 +33,8 @@ public class JobViews {
     public record View(Optional<JobAccess> access, Optional<JobInfo> info, JobMetricsService.Lookups lookups) {
     }
 
-    private record Kept(View view, long seq, List<String> tokens, long atMs) {
+    /** {@code forMs}: how long it is kept at most without a notice. */
+    private record Kept(View view, long seq, List<String> tokens, long atMs, long forMs) {
     }
 
     private final JobAccessStore access;
@@ -51,6 +52,11 @@ public class JobViews {
      * another writer did: a view is kept {@code prometheus.view-refresh} at most then (ADR 0057).
      */
     private final long keepMs;
+    /**
+     * A view read again after a notice is kept this long (a scrape interval) until a read finds it unchanged: an
+     * engine may show a noticed series later than {@link SettledReads#VISIBLE_MS} (VictoriaMetrics' index, loaded).
+     */
+    private final long afterNoticeMs;
     /** In prometheus mode: an engine shows a series a moment after the notice, so a read counts as begun before. */
     private final SettledReads settled;
 
@@ -58,6 +64,7 @@ public class JobViews {
             io.jobmon.metrics.config.MetricsConfig config, SettledReads settled) {
         boolean external = io.jobmon.metrics.store.SeriesStores.external(config);
         this.keepMs = external ? config.prometheus().viewRefresh().toMillis() : Long.MAX_VALUE;
+        this.afterNoticeMs = external ? config.scrape().interval().toMillis() : Long.MAX_VALUE;
         this.settled = external ? settled : null;
         this.access = access;
         this.jobs = jobs;
@@ -68,7 +75,7 @@ public class JobViews {
     public Uni<View> get(String jobId, ChartParams params) {
         String key = jobId + "\n" + new TreeSet<>(params.metrics().stream().map(Catalogue.Entry::name).toList());
         Kept k = kept.getIfPresent(key);
-        if (k != null && System.currentTimeMillis() - k.atMs() < keepMs
+        if (k != null && System.currentTimeMillis() - k.atMs() < k.forMs()
                 && k.tokens().stream().noneMatch(t -> notices.changedSince(k.seq(), t))) {
             return Uni.createFrom().item(k.view());
         }
@@ -83,7 +90,9 @@ public class JobViews {
                     // its charts stays theirs (KeptCharts, ADR 0056)
                     View view = k != null && same(k.view(), read) ? k.view() : read;
                     if (notices.listening() && seq != Long.MIN_VALUE) {
-                        kept.put(key, new Kept(view, seq, tokens(jobId, view), at));
+                        // a first read, a changed view, or one read on a notice: kept a scrape interval only
+                        boolean aged = k != null && view == k.view() && at - k.atMs() >= k.forMs();
+                        kept.put(key, new Kept(view, seq, tokens(jobId, view), at, aged ? keepMs : afterNoticeMs));
                     }
                     return view;
                 });
