@@ -36,6 +36,7 @@ class KeptChartsPromTest {
 
     static final Instant T0 = JobChartsTest.T0;
     static final Duration WAIT = JobChartsTest.WAIT;
+    static final String Q = "metric=gpu_util&groupBy=pod&step=60&" + JobChartsTest.range(T0, T0.plusSeconds(600));
 
     @Inject
     KeptCharts kept;
@@ -49,57 +50,56 @@ class KeptChartsPromTest {
         Thread.sleep(SettledReads.VISIBLE_MS + 500);
     }
 
+    /** Ten minutes at T0 (settled) of one GPU of the job's pod at 40 %, the chart {@link #Q} shown once and again. */
+    void charted(String job, String node, int gpus, boolean otherPod) throws InterruptedException {
+        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), gpus, T0, null, 1), T0);
+        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 40,
+                (i, ms) -> 40));
+        if (otherPod) {
+            // a second pod's GPU at 80 %, not (yet) the job's
+            Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 1, job + "-1"), T0,
+                    40, (i, ms) -> 80));
+        }
+        await().atMost(WAIT).ignoreExceptions()
+                .until(() -> Fixtures.points(get(Tokens.alice(), job, Q).then().extract().jsonPath(), 0) == 10);
+        replicaReadsLongEnough();
+    }
+
     @Test
     void aSettledChartIsKeptForItsViewWith304ForItsETagAnd404ForAnotherTenant() throws Exception {
         String job = Fixtures.newId("j");
-        String node = Fixtures.newId("n");
-        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 1, T0, null, 1), T0);
-        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 40,
-                (i, ms) -> 40));
-        String q = "metric=gpu_util&groupBy=pod&step=60&" + JobChartsTest.range(T0, T0.plus(Duration.ofMinutes(10)));
-        await().atMost(WAIT).ignoreExceptions()
-                .until(() -> Fixtures.points(get(Tokens.alice(), job, q).then().extract().jsonPath(), 0) == 10);
-        replicaReadsLongEnough();
+        charted(job, Fixtures.newId("n"), 1, false);
         kept.clear();
-        Response first = get(Tokens.alice(), job, q);
+        Response first = get(Tokens.alice(), job, Q);
         first.then().statusCode(200).contentType("application/json");
         assertEquals(1, kept.size(), "the settled chart is kept");
-        Response again = get(Tokens.alice(), job, q);
+        Response again = get(Tokens.alice(), job, Q);
         assertEquals(first.asString(), again.asString());
         assertEquals(first.header("ETag"), again.header("ETag"));
         given().auth().oauth2(Tokens.alice()).header("If-None-Match", first.header("ETag"))
-                .get("/api/v1/jobs/" + job + "/metrics?" + q).then().statusCode(304);
+                .get("/api/v1/jobs/" + job + "/metrics?" + Q).then().statusCode(304);
         given().auth().oauth2(Tokens.alice()).header("If-None-Match", "\"other\"")
-                .get("/api/v1/jobs/" + job + "/metrics?" + q).then().statusCode(200);
+                .get("/api/v1/jobs/" + job + "/metrics?" + Q).then().statusCode(200);
         // another tenant's user: the job is not theirs, whatever this replica keeps of its chart
         String mallory = Tokens.user("mallory").tenant("t2").roles("user").get();
-        get(mallory, job, q).then().statusCode(404).contentType("application/problem+json");
+        get(mallory, job, Q).then().statusCode(404).contentType("application/problem+json");
         given().auth().oauth2(mallory).header("If-None-Match", first.header("ETag"))
-                .get("/api/v1/jobs/" + job + "/metrics?" + q).then().statusCode(404);
+                .get("/api/v1/jobs/" + job + "/metrics?" + Q).then().statusCode(404);
     }
 
     @Test
     void aChangeInTheViewGivesTheNewAnswer() throws Exception {
         String job = Fixtures.newId("j");
         String node = Fixtures.newId("n");
-        Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0"), List.of(node), 2, T0, null, 1), T0);
-        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 0, job + "-0"), T0, 40,
-                (i, ms) -> 40));
-        // a second pod's GPU, not (yet) the job's
-        Fixtures.sendSamples(node, Fixtures.series("DCGM_FI_DEV_GPU_UTIL", Fixtures.gpu(node, 1, job + "-1"), T0, 40,
-                (i, ms) -> 80));
-        String q = "metric=gpu_util&groupBy=pod&step=60&" + JobChartsTest.range(T0, T0.plus(Duration.ofMinutes(10)));
-        await().atMost(WAIT).ignoreExceptions()
-                .until(() -> Fixtures.points(get(Tokens.alice(), job, q).then().extract().jsonPath(), 0) == 10);
-        replicaReadsLongEnough();
-        Response first = get(Tokens.alice(), job, q);
+        charted(job, node, 2, true);
+        Response first = get(Tokens.alice(), job, Q);
         assertEquals(1, first.jsonPath().getList("series").size());
-        assertEquals(first.header("ETag"), get(Tokens.alice(), job, q).header("ETag"), "kept");
+        assertEquals(first.header("ETag"), get(Tokens.alice(), job, Q).header("ETag"), "kept");
         // the job's second pod arrives: its view changes (job:<id>), so does the answer
         Fixtures.sendJob(Fixtures.job(job, JobStatus.RUNNING, List.of(job + "-0", job + "-1"), List.of(node), 2, T0,
                 null, 2), T0.plusSeconds(1));
-        await().atMost(WAIT).until(() -> get(Tokens.alice(), job, q).jsonPath().getList("series").size() == 2);
-        Response after = get(Tokens.alice(), job, q);
+        await().atMost(WAIT).until(() -> get(Tokens.alice(), job, Q).jsonPath().getList("series").size() == 2);
+        Response after = get(Tokens.alice(), job, Q);
         assertNotEquals(first.header("ETag"), after.header("ETag"));
         assertEquals(80.0, after.jsonPath().getDouble("series[1].points[0][1]"));
     }
