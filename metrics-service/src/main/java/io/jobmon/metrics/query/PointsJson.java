@@ -163,25 +163,16 @@ public class PointsJson extends StdSerializer<List<Object[]>> {
         long whole = thousandths / 1000;
         int frac = (int) Math.abs(thousandths % 1000);
         int end = buf.length;
-        if (frac == 0) {
-            long w = Math.abs(whole);
-            do {
-                buf[--end] = (char) ('0' + w % 10);
-                w /= 10;
-            } while (w > 0);
-            if (whole < 0) {
-                buf[--end] = '-';
+        if (frac != 0) {
+            // the decimals without trailing zeros, backwards to the point
+            int width = frac % 100 == 0 ? 1 : frac % 10 == 0 ? 2 : 3;
+            int shown = width == 1 ? frac / 100 : width == 2 ? frac / 10 : frac;
+            for (int i = 0; i < width; i++) {
+                buf[--end] = (char) ('0' + shown % 10);
+                shown /= 10;
             }
-            return end;
+            buf[--end] = '.';
         }
-        // |whole| < 1e12: its digits, backwards from the point
-        int width = frac % 100 == 0 ? 1 : frac % 10 == 0 ? 2 : 3;
-        int shown = width == 1 ? frac / 100 : width == 2 ? frac / 10 : frac;
-        for (int i = 0; i < width; i++) {
-            buf[--end] = (char) ('0' + shown % 10);
-            shown /= 10;
-        }
-        buf[--end] = '.';
         long w = Math.abs(whole);
         do {
             buf[--end] = (char) ('0' + w % 10);
