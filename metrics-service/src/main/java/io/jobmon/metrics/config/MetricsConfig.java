@@ -263,5 +263,13 @@ public interface MetricsConfig {
         @WithName("settled-after")
         @WithDefault("2m")
         Duration settledAfter();
+
+        /**
+         * A job's view (its series found in the engine) is read again after this at the latest, even without a change
+         * notice: series another writer (a platform Prometheus) sends to the engine fire none (ADR 0057).
+         */
+        @WithName("view-refresh")
+        @WithDefault("5m")
+        Duration viewRefresh();
     }
 }

@@ -5,6 +5,7 @@ import io.jobmon.metrics.config.MetricsConfig;
 import io.jobmon.metrics.remotewrite.prompb.Remote;
 import io.jobmon.metrics.remotewrite.prompb.Types;
 import io.jobmon.metrics.store.PromClient;
+import io.jobmon.metrics.store.NewSeriesNotices;
 import io.jobmon.metrics.store.PromSelectors;
 import io.jobmon.metrics.store.SettledReads;
 import io.smallrye.mutiny.Multi;
@@ -74,7 +75,7 @@ public class EngineForwarder {
                 }
             }
         }
-        return SettledReads.noticeLate(conn, late);
+        return SettledReads.noticeLate(conn, late).chain(() -> NewSeriesNotices.notice(conn, records)); // ADR 0057
     }
 
     private static long oldest(long[] t) {

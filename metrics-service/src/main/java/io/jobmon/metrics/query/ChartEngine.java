@@ -3,7 +3,6 @@ package io.jobmon.metrics.query;
 import io.jobmon.metrics.store.Resolution;
 import io.jobmon.metrics.store.codec.Points;
 import io.jobmon.metrics.store.codec.Rollups;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -79,14 +78,14 @@ public final class ChartEngine {
         List<Chart.Series> out = new ArrayList<>();
         byGroup.forEach((group, members) -> {
             double[] column = new double[members.size()];
-            List<Object[]> points = new ArrayList<>();
+            LinePoints points = new LinePoints(n);
             for (int b = 0; b < n; b++) {
                 for (int m = 0; m < members.size(); m++) {
                     column[m] = members.get(m)[b];
                 }
                 double x = agg.combine(column, column.length);
                 if (!Double.isNaN(x)) {
-                    points.add(new Object[] {Instant.ofEpochMilli(start + b * rc.stepMs()), round(x)});
+                    points.add(start + b * rc.stepMs(), round(x));
                 }
             }
             Set<String> ms = groupMethods.get(group);

@@ -118,8 +118,14 @@ public class JobMetricsService {
         return lookups(job.jobId(), params).chain(l -> chart(job, l, params, now));
     }
 
+    /** The chart's range: the asked one, else the job's default ({@link #defaultRange}). */
+    Instant[] range(JobInfo job, ChartParams params, Instant now) {
+        Instant[] byDefault = defaultRange(job, now);
+        return params.range(byDefault[0], byDefault[1]);
+    }
+
     public Uni<Chart.Response> chart(JobInfo job, Lookups lookups, ChartParams params, Instant now) {
-        Instant[] range = params.range(defaultRange(job, now)[0], defaultRange(job, now)[1]);
+        Instant[] range = range(job, params, now);
         long from = range[0].toEpochMilli();
         long to = range[1].toEpochMilli();
         ResolutionChoice rc = choose(params, from, to, now.toEpochMilli());
@@ -241,10 +247,10 @@ public class JobMetricsService {
             List<Chart.Series> out = new ArrayList<>();
             for (Map<String, String> group : groups) {
                 double[] v = byGroup.get(group);
-                List<Object[]> points = new ArrayList<>();
+                LinePoints points = new LinePoints(n);
                 for (int b = 0; b < n; b++) {
                     if (v[b] > 0) {
-                        points.add(new Object[] {Instant.ofEpochMilli(start + b * rc.stepMs()), v[b]});
+                        points.add(start + b * rc.stepMs(), v[b]);
                     }
                 }
                 Set<String> ms = methods.get(group);

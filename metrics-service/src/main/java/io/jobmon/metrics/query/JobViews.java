@@ -8,6 +8,8 @@ import io.jobmon.metrics.jobs.JobInfo;
 import io.jobmon.metrics.jobs.JobRepository;
 import io.jobmon.metrics.jobs.Placements;
 import io.jobmon.metrics.store.ChangeNotices;
+import io.jobmon.metrics.store.NewSeriesNotices;
+import io.jobmon.metrics.store.SettledReads;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -31,7 +33,8 @@ public class JobViews {
     public record View(Optional<JobAccess> access, Optional<JobInfo> info, JobMetricsService.Lookups lookups) {
     }
 
-    private record Kept(View view, long seq, List<String> tokens, long atMs) {
+    /** {@code forMs}: how long it is kept at most without a notice. */
+    private record Kept(View view, long seq, List<String> tokens, long atMs, long forMs) {
     }
 
     private final JobAccessStore access;
@@ -44,13 +47,25 @@ public class JobViews {
                     + k.view().lookups().others().size() + k.view().lookups().held().size())
             .build();
 
-    /** A series new to an engine (ADR 0036) fires no notice: a view is kept a scrape interval at most then. */
+    /**
+     * A series new to an engine fires a notice when jobmon's forwarder sent it ({@link NewSeriesNotices}), none when
+     * another writer did: a view is kept {@code prometheus.view-refresh} at most then (ADR 0057).
+     */
     private final long keepMs;
+    /**
+     * A view read again after a notice is kept this long (a scrape interval) until a read finds it unchanged: an
+     * engine may show a noticed series later than {@link SettledReads#VISIBLE_MS} (VictoriaMetrics' index, loaded).
+     */
+    private final long afterNoticeMs;
+    /** In prometheus mode: an engine shows a series a moment after the notice, so a read counts as begun before. */
+    private final SettledReads settled;
 
     public JobViews(JobAccessStore access, JobRepository jobs, JobMetricsService charts, ChangeNotices notices,
-            io.jobmon.metrics.config.MetricsConfig config) {
-        this.keepMs = io.jobmon.metrics.store.SeriesStores.external(config) ? config.scrape().interval().toMillis()
-                : Long.MAX_VALUE;
+            io.jobmon.metrics.config.MetricsConfig config, SettledReads settled) {
+        boolean external = io.jobmon.metrics.store.SeriesStores.external(config);
+        this.keepMs = external ? config.prometheus().viewRefresh().toMillis() : Long.MAX_VALUE;
+        this.afterNoticeMs = external ? config.scrape().interval().toMillis() : Long.MAX_VALUE;
+        this.settled = external ? settled : null;
         this.access = access;
         this.jobs = jobs;
         this.charts = charts;
@@ -60,20 +75,35 @@ public class JobViews {
     public Uni<View> get(String jobId, ChartParams params) {
         String key = jobId + "\n" + new TreeSet<>(params.metrics().stream().map(Catalogue.Entry::name).toList());
         Kept k = kept.getIfPresent(key);
-        if (k != null && System.currentTimeMillis() - k.atMs() < keepMs
+        if (k != null && System.currentTimeMillis() - k.atMs() < k.forMs()
                 && k.tokens().stream().noneMatch(t -> notices.changedSince(k.seq(), t))) {
             return Uni.createFrom().item(k.view());
         }
-        long seq = notices.seq(); // before the statements are sent: a change they miss is heard after it
         long at = System.currentTimeMillis();
+        // before the statements are sent: a change they miss is heard after it (prometheus mode: one heard in the
+        // moment before too, as the engine may not show the series of a notice yet; none such yet: not kept)
+        long seq = settled == null ? notices.seq() : settled.trustedSeq(at);
         return Uni.combine().all().unis(access.find(jobId), jobs.find(jobId), charts.lookups(jobId, params)).asTuple()
                 .map(t -> {
-                    View view = new View(t.getItem1(), t.getItem2(), t.getItem3());
-                    if (notices.listening()) {
-                        kept.put(key, new Kept(view, seq, tokens(jobId, view), at));
+                    View read = new View(t.getItem1(), t.getItem2(), t.getItem3());
+                    // read again unchanged (prometheus mode reads each interval): the same view, so what was kept of
+                    // its charts stays theirs (KeptCharts, ADR 0056)
+                    View view = k != null && same(k.view(), read) ? k.view() : read;
+                    if (notices.listening() && seq != Long.MIN_VALUE) {
+                        // a first read, a changed view, or one read on a notice: kept a scrape interval only
+                        boolean aged = k != null && view == k.view() && at - k.atMs() >= k.forMs();
+                        kept.put(key, new Kept(view, seq, tokens(jobId, view), at, aged ? keepMs : afterNoticeMs));
                     }
                     return view;
                 });
+    }
+
+    /** Whether two reads of a job's view found the same. */
+    static boolean same(View a, View b) {
+        JobMetricsService.Lookups x = a.lookups();
+        JobMetricsService.Lookups y = b.lookups();
+        return a.access().equals(b.access()) && a.info().equals(b.info()) && x.mine().equals(y.mine())
+                && x.candidates().equals(y.candidates()) && x.others().equals(y.others()) && x.held().equals(y.held());
     }
 
     /** The notices that change a view: the job's own, its nodes' and its pods'. */

@@ -25,6 +25,14 @@ public class PointsJson extends StdSerializer<List<Object[]>> {
 
     @Override
     public void serialize(List<Object[]> points, JsonGenerator gen, SerializerProvider provider) throws IOException {
+        if (points instanceof LinePoints line) {
+            char[] raw = raw(line);
+            if (raw != null) {
+                // the line's whole array at once, written from its arrays: no generator call per point
+                gen.writeRawValue(raw, 0, raw.length);
+                return;
+            }
+        }
         char[] buf = new char[24];
         char[] digits = new char[24];
         long day = Long.MIN_VALUE;
@@ -44,6 +52,44 @@ public class PointsJson extends StdSerializer<List<Object[]>> {
             gen.writeEndArray();
         }
         gen.writeEndArray();
+    }
+
+    /**
+     * The JSON of a line's points as the generator would write them, or null when a value is not finite or a time is
+     * outside years 1–9999 (those are written point by point).
+     */
+    static char[] raw(LinePoints line) {
+        char[] time = new char[24];
+        char[] digits = new char[24];
+        long day = Long.MIN_VALUE;
+        StringBuilder out = new StringBuilder(2 + line.size() * 40);
+        out.append('[');
+        for (int i = 0; i < line.size(); i++) {
+            long ms = line.time(i);
+            double x = line.value(i);
+            long s = Math.floorDiv(ms, 1000);
+            long d = Math.floorDiv(s, DAY_S);
+            if (!Double.isFinite(x) || !date(d, time, day)) {
+                return null;
+            }
+            day = d;
+            time(Math.floorMod(s, DAY_S), (int) Math.floorMod(ms, 1000), time);
+            if (i > 0) {
+                out.append(',');
+            }
+            out.append("[\"").append(time, 0, 24).append("\",");
+            int at = thousandths(x, digits);
+            if (at >= 0) {
+                out.append(digits, at, digits.length - at);
+            } else {
+                out.append(Double.toString(x));
+            }
+            out.append(']');
+        }
+        out.append(']');
+        char[] chars = new char[out.length()];
+        out.getChars(0, chars.length, chars, 0);
+        return chars;
     }
 
     /** {@code yyyy-MM-ddT} into buf[0..11), unless buf has that day already; false outside years 1–9999. */
@@ -94,27 +140,39 @@ public class PointsJson extends StdSerializer<List<Object[]>> {
             gen.writeObject(value);
             return;
         }
-        double x = d;
+        int at = thousandths(d, buf);
+        if (at < 0) {
+            gen.writeNumber((double) d);
+        } else {
+            gen.writeNumber(buf, at, buf.length - at);
+        }
+    }
+
+    /**
+     * A finite value below 1e15 of at most three decimals: its JSON digits at the end of {@code buf} (24 chars), as
+     * the generator writes a whole number as a long; the index they start at, or -1 for any other value.
+     */
+    static int thousandths(double x, char[] buf) {
+        if (Double.isNaN(x) || Math.abs(x) >= 1e15) {
+            return -1;
+        }
         long thousandths = Math.round(x * 1000);
         if (thousandths / 1000.0 != x) {
-            gen.writeNumber(x);
-            return;
+            return -1;
         }
         long whole = thousandths / 1000;
         int frac = (int) Math.abs(thousandths % 1000);
-        if (frac == 0) {
-            gen.writeNumber(whole);
-            return;
-        }
-        // |whole| < 1e12: its digits, backwards from the point
-        int width = frac % 100 == 0 ? 1 : frac % 10 == 0 ? 2 : 3;
-        int shown = width == 1 ? frac / 100 : width == 2 ? frac / 10 : frac;
         int end = buf.length;
-        for (int i = 0; i < width; i++) {
-            buf[--end] = (char) ('0' + shown % 10);
-            shown /= 10;
+        if (frac != 0) {
+            // the decimals without trailing zeros, backwards to the point
+            int width = frac % 100 == 0 ? 1 : frac % 10 == 0 ? 2 : 3;
+            int shown = width == 1 ? frac / 100 : width == 2 ? frac / 10 : frac;
+            for (int i = 0; i < width; i++) {
+                buf[--end] = (char) ('0' + shown % 10);
+                shown /= 10;
+            }
+            buf[--end] = '.';
         }
-        buf[--end] = '.';
         long w = Math.abs(whole);
         do {
             buf[--end] = (char) ('0' + w % 10);
@@ -123,6 +181,6 @@ public class PointsJson extends StdSerializer<List<Object[]>> {
         if (thousandths < 0) {
             buf[--end] = '-';
         }
-        gen.writeNumber(buf, end, buf.length - end);
+        return end;
     }
 }

@@ -136,7 +136,7 @@ public class SettledReads {
      * The notice sequence a read begun now counts as begun at: the newest mark at least {@link #VISIBLE_MS} old
      * (an older sequence only makes more notices count), or none yet ({@code MIN_VALUE}: not kept).
      */
-    synchronized long trustedSeq(long now) {
+    public synchronized long trustedSeq(long now) {
         long seq = notices.seq();
         if (marks.isEmpty() || now - marks.peekLast()[0] >= MARK_EVERY_MS) {
             marks.addLast(new long[] {now, seq});

@@ -4,11 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.jobmon.contracts.events.CloudEvents;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
 /** {@link MetricsBenchmark}'s prometheus-mode part (ADR 0036, 0044). */
 final class PromMode {
+
+    /** jobmon's default {@code prometheus.settled-after}. */
+    private static final long SETTLED_MS = 120_000;
 
     private PromMode() {
     }
@@ -37,30 +41,47 @@ final class PromMode {
                     week.get("series").get(0).get("points").size(), week.get("resolution").asText(),
                     week.get("series").equals(builtinWeek.get("series")), firstMs, Latency.once(pm.base() + jmHourPath,
                             alice));
+            // the charts' range ends at the data's end: measured once it is settled (ADR 0044), as a finished job's
+            long end = Instant.parse(jmWeek.substring(jmWeek.indexOf("&to=") + 4)).toEpochMilli();
+            long wait = end + SETTLED_MS + 1000 - System.currentTimeMillis();
+            System.out.printf("the range ends %.0f s before now; waiting %.0f s for it to settle%n",
+                    (System.currentTimeMillis() - end) / 1e3, Math.max(0, wait) / 1e3);
+            Thread.sleep(Math.max(0, wait));
             System.out.println("load before the prometheus-mode queries: " + uptime());
-            double[] jw = Latency.latency(pm.base() + jmWeek, alice);
-            double[] vw = Latency.latency(vm.base() + promWeek, null);
-            double[] jh = Latency.latency(pm.base() + jmHourPath, alice);
-            double[] vh = Latency.latency(vm.base() + promHour, null);
-            System.out.printf("prometheus mode on victoria-metrics (p50/p99 ms): 7-day chart jobmon %.1f/%.1f vs"
-                    + " victoria-metrics query_range %.1f/%.1f (%.2f × / %.2f ×); 1-hour chart jobmon %.1f/%.1f vs %.1f/%.1f"
-                    + " (%.2f × / %.2f ×); load %s%n", jw[0], jw[1], vw[0], vw[1], jw[0] / vw[0], jw[1] / vw[1], jh[0],
-                    jh[1], vh[0], vh[1], jh[0] / vh[0], jh[1] / vh[1], uptime());
+            double[] jw = measured(pm, pm.base() + jmWeek, alice);
+            double[] vw = measured(vm, vm.base() + promWeek, null);
+            double[] jh = measured(pm, pm.base() + jmHourPath, alice);
+            double[] vh = measured(vm, vm.base() + promHour, null);
+            System.out.printf("prometheus mode on victoria-metrics (p50/p99 ms, CPU ms per call of the answering"
+                    + " process): 7-day chart jobmon %.1f/%.1f (%.2f) vs victoria-metrics query_range %.1f/%.1f (%.2f)"
+                    + " (%.2f × / %.2f ×); 1-hour chart jobmon %.1f/%.1f (%.2f) vs %.1f/%.1f (%.2f) (%.2f × / %.2f ×);"
+                    + " load %s%n", jw[0], jw[1], jw[2], vw[0], vw[1], vw[2], jw[0] / vw[0], jw[1] / vw[1], jh[0], jh[1],
+                    jh[2], vh[0], vh[1], vh[2], jh[0] / vh[0], jh[1] / vh[1], uptime());
             // a live chart: from the hour before the data's end to now (no `to`: the running job's now; VictoriaMetrics'
             // end defaults to now), so its newest part is never settled and each call asks the engine for it
             String from = jmHourPath.substring(jmHourPath.indexOf("&from=") + 6, jmHourPath.indexOf("&to="));
             String liveStart = promHour.substring(promHour.indexOf("&start=") + 7, promHour.indexOf("&end="));
-            double[] jl = Latency.latency(pm.base() + jmHourPath.substring(0, jmHourPath.indexOf("&to=")), alice);
-            double[] vl = Latency.latency(vm.base() + promHour.substring(0, promHour.indexOf("&start=")) + "&start="
+            double[] jl = measured(pm, pm.base() + jmHourPath.substring(0, jmHourPath.indexOf("&to=")), alice);
+            double[] vl = measured(vm, vm.base() + promHour.substring(0, promHour.indexOf("&start=")) + "&start="
                     + liveStart + "&step=15", null);
-            System.out.printf("prometheus mode, live chart from %s to now (p50/p99 ms): jobmon %.1f/%.1f vs"
-                    + " victoria-metrics %.1f/%.1f (%.2f × / %.2f ×)%n", from, jl[0], jl[1], vl[0], vl[1], jl[0] / vl[0],
-                    jl[1] / vl[1]);
+            System.out.printf("prometheus mode, live chart from %s to now (p50/p99 ms, CPU ms per call): jobmon"
+                    + " %.1f/%.1f (%.2f) vs victoria-metrics %.1f/%.1f (%.2f) (%.2f × / %.2f ×)%n", from, jl[0], jl[1], jl[2],
+                    vl[0], vl[1], vl[2], jl[0] / vl[0], jl[1] / vl[1]);
             // jobmon's floor: an answer that touches neither the engine nor the database
             double[] live = Latency.latency("http://127.0.0.1:" + mgmt + "/q/health/live", null);
-            double[] cat = Latency.latency(pm.base() + "/api/v1/metrics/catalogue", alice);
+            double[] cat = measured(pm, pm.base() + "/api/v1/metrics/catalogue", alice);
             System.out.printf("prometheus mode floors (p50/p99 ms): liveness (no token, no database) %.1f/%.1f,"
-                    + " catalogue (token, no database, no engine) %.1f/%.1f; load %s%n", live[0], live[1], cat[0], cat[1],
+                    + " catalogue (token, no database, no engine) %.1f/%.1f (%.2f ms CPU per call); load %s%n", live[0],
+                    live[1], cat[0], cat[1], cat[2], uptime());
+            // both charts again, last: the service's compilations and the first calls' garbage are over by now
+            double[] jw2 = measured(pm, pm.base() + jmWeek, alice);
+            double[] vw2 = measured(vm, vm.base() + promWeek, null);
+            double[] jh2 = measured(pm, pm.base() + jmHourPath, alice);
+            double[] vh2 = measured(vm, vm.base() + promHour, null);
+            System.out.printf("prometheus mode again (p50/p99 ms, CPU ms per call): 7-day jobmon %.1f/%.1f (%.2f) vs"
+                    + " %.1f/%.1f (%.2f) (%.2f × / %.2f ×); 1-hour jobmon %.1f/%.1f (%.2f) vs %.1f/%.1f (%.2f) (%.2f × /"
+                    + " %.2f ×); load %s%n", jw2[0], jw2[1], jw2[2], vw2[0], vw2[1], vw2[2], jw2[0] / vw2[0],
+                    jw2[1] / vw2[1], jh2[0], jh2[1], jh2[2], vh2[0], vh2[1], vh2[2], jh2[0] / vh2[0], jh2[1] / vh2[1],
                     uptime());
             // -Dbench.promProfileCalls=N: both charts N times more, for a profiler attached to this service meanwhile
             for (int i = 0; i < Integer.getInteger("bench.promProfileCalls", 0); i++) {
@@ -69,6 +90,13 @@ final class PromMode {
         } finally {
             pm.stop();
         }
+    }
+
+    /** p50, p99 ({@link Latency#latency}) and the CPU ms per call of {@code server} over its 600 calls. */
+    static double[] measured(Systems.Proc server, String url, String token) throws Exception {
+        double cpu = Systems.cpuSeconds(server.process().pid());
+        double[] l = Latency.latency(url, token);
+        return new double[] {l[0], l[1], (Systems.cpuSeconds(server.process().pid()) - cpu) * 1000 / 600};
     }
 
     private static String uptime() {

@@ -55,4 +55,33 @@ class PointsJsonTest {
         assertEquals("[\"2027-01-01T00:00:00.000Z\",12]", written.get(seconds.length + 2 + 2).toString());
         assertEquals("[\"2027-01-01T00:00:00.000Z\",-7.05]", written.get(seconds.length + 2 + values.length - 1).toString());
     }
+
+    /** A line of arrays ({@link LinePoints}: one raw value) is written as the same text as its points one by one. */
+    @Test
+    void aLineOfArraysIsWrittenAsTheSameText() throws Exception {
+        Random random = new Random(11);
+        LinePoints line = new LinePoints(4);
+        double[] values = {0.0, -0.0, 12.0, -1.25, 0.001, 0.123, -999999.999, 1e15, 3.5e20, Math.PI, -7.05, -3};
+        long t = 1_798_761_600_000L;
+        for (double v : values) {
+            line.add(t += 900_000, v);
+        }
+        for (int i = 0; i < 3000; i++) {
+            double v = random.nextInt(4) == 0 ? random.nextGaussian() * 1e9 : random.nextDouble() * 200 - 50;
+            line.add(1_700_000_000_000L + random.nextLong(400_000_000_000L), random.nextBoolean() ? ChartEngine.round(v) : v);
+        }
+        ObjectMapper api = ApiJson.configure(new ObjectMapper().registerModule(new JavaTimeModule()));
+        String raw = api.writeValueAsString(new Chart.Series("gpu_util", "%", Map.of(), "labels", line));
+        String oneByOne = api.writeValueAsString(new Chart.Series("gpu_util", "%", Map.of(), "labels",
+                new ArrayList<>(line)));
+        assertTrue(raw.contains("[\"2027-01-01T00:15:00.000Z\",0],[\"2027-01-01T00:30:00.000Z\",0]"), raw.substring(0, 200));
+        assertEquals(oneByOne, raw);
+        // a value the raw path does not take (not finite): the line is written point by point
+        LinePoints odd = new LinePoints(2);
+        odd.add(t, 1.5);
+        odd.add(t + 1, Double.POSITIVE_INFINITY);
+        assertEquals(api.writeValueAsString(new ArrayList<>(odd).stream().map(p -> p[1]).toList()).replace("[", "")
+                .replace("]", "").split(",")[1], api.readTree(api.writeValueAsString(new Chart.Series("m", "u",
+                        Map.of(), null, odd))).get("points").get(1).get(1).toString());
+    }
 }
