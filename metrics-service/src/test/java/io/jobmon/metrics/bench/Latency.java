@@ -9,6 +9,10 @@ import java.util.List;
 /** How the benchmark times calls: one call, p50 and p99 after a warm-up, and the service's own count of its answers. */
 final class Latency {
 
+    /** Timed calls per figure and untimed calls before them: {@code -Dbench.calls}, {@code -Dbench.warmCalls}. */
+    static final int CALLS = Integer.getInteger("bench.calls", 300);
+    static final int WARM_CALLS = Integer.getInteger("bench.warmCalls", 300);
+
     private Latency() {
     }
 
@@ -19,23 +23,24 @@ final class Latency {
         return (System.nanoTime() - t) / 1e6;
     }
 
-    /** p50 and p99 in ms of {@code url} over 300 calls (a p99 of fewer would be the slowest call) after 300 warm-up calls. */
+    /** p50 and p99 in ms of {@code url} over {@link #CALLS} calls (300: a p99 of fewer would be the slowest call) after {@link #WARM_CALLS}. */
     static double[] latency(String url, String token) throws Exception {
         return latency(url, token, () -> {
         });
     }
 
     /**
-     * p50 and p99 of 300 calls after 300 warm-up calls (every system alike: enough for the JVM's compiler to have
-     * compiled what the call runs), {@code before} run ahead of each call, untimed.
+     * p50 and p99 of {@link #CALLS} calls after {@link #WARM_CALLS} warm-up calls (every system alike; 300 leave a
+     * fresh JVM still compiling the path: 3,000 measure a running service), {@code before} run ahead of each call,
+     * untimed.
      */
     static double[] latency(String url, String token, Before before) throws Exception {
-        for (int i = 0; i < 300; i++) {
+        for (int i = 0; i < WARM_CALLS; i++) {
             before.run();
             Systems.get(url, token);
         }
         List<Double> ms = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
+        for (int i = 0; i < CALLS; i++) {
             before.run();
             long t = System.nanoTime();
             Systems.get(url, token);

@@ -203,7 +203,7 @@ public final class MetricsBenchmark {
             double[] served = Latency.served(mgmtBase);
             double cpuBefore = Systems.cpuSeconds(jobmon.process().pid());
             double[] jh = Latency.latency(jmHour, alice);
-            double cpuPerCall = (Systems.cpuSeconds(jobmon.process().pid()) - cpuBefore) * 1000 / 600;
+            double cpuPerCall = (Systems.cpuSeconds(jobmon.process().pid()) - cpuBefore) * 1000 / (Latency.WARM_CALLS + Latency.CALLS);
             double[] servedAfter = Latency.served(mgmtBase);
             double[] ph = Latency.latency(prom.base() + promHour, null);
             double[] vh = Latency.latency(vm.base() + promHour, null);
@@ -232,7 +232,7 @@ public final class MetricsBenchmark {
             // long over
             double cpuAgain = Systems.cpuSeconds(jobmon.process().pid());
             double[] again = Latency.latency(jmHour, alice);
-            double cpuAgainPerCall = (Systems.cpuSeconds(jobmon.process().pid()) - cpuAgain) * 1000 / 600;
+            double cpuAgainPerCall = (Systems.cpuSeconds(jobmon.process().pid()) - cpuAgain) * 1000 / (Latency.WARM_CALLS + Latency.CALLS);
             double[] promAgain = Latency.latency(prom.base() + promHour, null);
             double[] vmAgain = Latency.latency(vm.base() + promHour, null);
             System.out.printf("1-hour chart again, each system last (p50/p99 ms): jobmon %.1f/%.1f (%.2f ms of CPU per call),"

@@ -92,11 +92,12 @@ final class PromMode {
         }
     }
 
-    /** p50, p99 ({@link Latency#latency}) and the CPU ms per call of {@code server} over its 600 calls. */
+    /** p50, p99 ({@link Latency#latency}) and the CPU ms per call of {@code server} over all its calls (warm-up included). */
     static double[] measured(Systems.Proc server, String url, String token) throws Exception {
         double cpu = Systems.cpuSeconds(server.process().pid());
         double[] l = Latency.latency(url, token);
-        return new double[] {l[0], l[1], (Systems.cpuSeconds(server.process().pid()) - cpu) * 1000 / 600};
+        return new double[] {l[0], l[1],
+            (Systems.cpuSeconds(server.process().pid()) - cpu) * 1000 / (Latency.WARM_CALLS + Latency.CALLS)};
     }
 
     private static String uptime() {
