@@ -48,15 +48,9 @@ final class PromMode {
                     (System.currentTimeMillis() - end) / 1e3, Math.max(0, wait) / 1e3);
             Thread.sleep(Math.max(0, wait));
             System.out.println("load before the prometheus-mode queries: " + uptime());
-            double[] jw = measured(pm, pm.base() + jmWeek, alice);
-            double[] vw = measured(vm, vm.base() + promWeek, null);
-            double[] jh = measured(pm, pm.base() + jmHourPath, alice);
-            double[] vh = measured(vm, vm.base() + promHour, null);
-            System.out.printf("prometheus mode on victoria-metrics (p50/p99 ms, CPU ms per call of the answering"
-                    + " process): 7-day chart jobmon %.1f/%.1f (%.2f) vs victoria-metrics query_range %.1f/%.1f (%.2f)"
-                    + " (%.2f × / %.2f ×); 1-hour chart jobmon %.1f/%.1f (%.2f) vs %.1f/%.1f (%.2f) (%.2f × / %.2f ×);"
-                    + " load %s%n", jw[0], jw[1], jw[2], vw[0], vw[1], vw[2], jw[0] / vw[0], jw[1] / vw[1], jh[0], jh[1],
-                    jh[2], vh[0], vh[1], vh[2], jh[0] / vh[0], jh[1] / vh[1], uptime());
+            charts("prometheus mode on victoria-metrics (p50/p99 ms, CPU ms per call of the answering process): 7-day"
+                    + " chart jobmon", " vs victoria-metrics query_range ", pm, vm, jmWeek, jmHourPath, promWeek, promHour,
+                    alice);
             // a live chart: from the hour before the data's end to now (no `to`: the running job's now; VictoriaMetrics'
             // end defaults to now), so its newest part is never settled and each call asks the engine for it
             String from = jmHourPath.substring(jmHourPath.indexOf("&from=") + 6, jmHourPath.indexOf("&to="));
@@ -74,15 +68,8 @@ final class PromMode {
                     + " catalogue (token, no database, no engine) %.1f/%.1f (%.2f ms CPU per call); load %s%n", live[0],
                     live[1], cat[0], cat[1], cat[2], uptime());
             // both charts again, last: the service's compilations and the first calls' garbage are over by now
-            double[] jw2 = measured(pm, pm.base() + jmWeek, alice);
-            double[] vw2 = measured(vm, vm.base() + promWeek, null);
-            double[] jh2 = measured(pm, pm.base() + jmHourPath, alice);
-            double[] vh2 = measured(vm, vm.base() + promHour, null);
-            System.out.printf("prometheus mode again (p50/p99 ms, CPU ms per call): 7-day jobmon %.1f/%.1f (%.2f) vs"
-                    + " %.1f/%.1f (%.2f) (%.2f × / %.2f ×); 1-hour jobmon %.1f/%.1f (%.2f) vs %.1f/%.1f (%.2f) (%.2f × /"
-                    + " %.2f ×); load %s%n", jw2[0], jw2[1], jw2[2], vw2[0], vw2[1], vw2[2], jw2[0] / vw2[0],
-                    jw2[1] / vw2[1], jh2[0], jh2[1], jh2[2], vh2[0], vh2[1], vh2[2], jh2[0] / vh2[0], jh2[1] / vh2[1],
-                    uptime());
+            charts("prometheus mode again (p50/p99 ms, CPU ms per call): 7-day jobmon", " vs ", pm, vm, jmWeek,
+                    jmHourPath, promWeek, promHour, alice);
             // -Dbench.promProfileCalls=N: both charts N times more, for a profiler attached to this service meanwhile
             for (int i = 0; i < Integer.getInteger("bench.promProfileCalls", 0); i++) {
                 Systems.get(pm.base() + (i % 2 == 0 ? jmWeek : jmHourPath), alice);
@@ -90,6 +77,19 @@ final class PromMode {
         } finally {
             pm.stop();
         }
+    }
+
+    /** The 7-day and the 1-hour chart, jobmon's against VictoriaMetrics', printed on one line after {@code heading}. */
+    private static void charts(String heading, String versus, Systems.Proc pm, Systems.Proc vm, String jmWeek,
+            String jmHour, String promWeek, String promHour, String alice) throws Exception {
+        double[] jw = measured(pm, pm.base() + jmWeek, alice);
+        double[] vw = measured(vm, vm.base() + promWeek, null);
+        double[] jh = measured(pm, pm.base() + jmHour, alice);
+        double[] vh = measured(vm, vm.base() + promHour, null);
+        System.out.printf("%s %.1f/%.1f (%.2f)%s%.1f/%.1f (%.2f) (%.2f × / %.2f ×); 1-hour chart jobmon %.1f/%.1f (%.2f)"
+                + " vs %.1f/%.1f (%.2f) (%.2f × / %.2f ×); load %s%n", heading, jw[0], jw[1], jw[2], versus, vw[0], vw[1],
+                vw[2], jw[0] / vw[0], jw[1] / vw[1], jh[0], jh[1], jh[2], vh[0], vh[1], vh[2], jh[0] / vh[0],
+                jh[1] / vh[1], uptime());
     }
 
     /** p50, p99 ({@link Latency#latency}) and the CPU ms per call of {@code server} over all its calls (warm-up included). */
