@@ -163,7 +163,7 @@ public class IngestService {
      */
     private static List<JobStateCache.Entry> committed(Map<String, JobModel> jobs, EventQuota quota,
             Map<String, Long> versions) {
-        Map<String, Map<String, QuotaRow>> rows = JobStateCache.byJob(quota.rows().values());
+        Map<String, Map<String, QuotaRow>> rows = JobStateCache.byJob(quota.rows());
         quota.rows().values().forEach(q -> q.dirty = false);
         List<JobStateCache.Entry> out = new ArrayList<>(jobs.size());
         for (JobModel job : jobs.values()) {

@@ -64,11 +64,11 @@ public class JobStateCache {
         return (int) entries.estimatedSize();
     }
 
-    /** Groups a batch's quota rows by job. */
-    static Map<String, Map<String, QuotaRow>> byJob(Collection<QuotaRow> rows) {
+    /** Groups a batch's quota rows (by {@link QuotaRow#key}) by job, keeping their keys (not built again). */
+    static Map<String, Map<String, QuotaRow>> byJob(Map<String, QuotaRow> rows) {
         Map<String, Map<String, QuotaRow>> out = new HashMap<>();
-        for (QuotaRow q : rows) {
-            out.computeIfAbsent(q.jobId, k -> new HashMap<>()).put(q.key(), q);
+        for (Map.Entry<String, QuotaRow> e : rows.entrySet()) {
+            out.computeIfAbsent(e.getValue().jobId, k -> new HashMap<>()).put(e.getKey(), e.getValue());
         }
         return out;
     }

@@ -50,6 +50,44 @@ final class Latency {
         return new double[] {ms.get(ms.size() / 2), ms.get((int) Math.ceil(0.99 * ms.size()) - 1)};
     }
 
+    /**
+     * Two systems' p50 and p99 (ms) from calls taken in turns ({@link #WARM_CALLS} untimed rounds, then {@link #CALLS}
+     * timed ones; who goes first alternates): both see the same moments of the machine, so a burst of other work
+     * lands on both rather than on whichever was being measured then. Also the share of each one's timed calls over
+     * {@code slowMs}.
+     *
+     * @return {p50 a, p99 a, p50 b, p99 b, share of a over slowMs, share of b over slowMs}
+     */
+    static double[] inTurns(String urlA, String tokenA, String urlB, String tokenB, double slowMs) throws Exception {
+        for (int i = 0; i < WARM_CALLS; i++) {
+            Systems.get(urlA, tokenA);
+            Systems.get(urlB, tokenB);
+        }
+        double[] a = new double[CALLS];
+        double[] b = new double[CALLS];
+        for (int i = 0; i < CALLS; i++) {
+            if (i % 2 == 0) {
+                a[i] = once(urlA, tokenA);
+                b[i] = once(urlB, tokenB);
+            } else {
+                b[i] = once(urlB, tokenB);
+                a[i] = once(urlA, tokenA);
+            }
+        }
+        java.util.Arrays.sort(a);
+        java.util.Arrays.sort(b);
+        int p99 = (int) Math.ceil(0.99 * CALLS) - 1;
+        return new double[] {a[CALLS / 2], a[p99], b[CALLS / 2], b[p99], over(a, slowMs), over(b, slowMs)};
+    }
+
+    private static double over(double[] sorted, double ms) {
+        int n = 0;
+        for (double v : sorted) {
+            n += v > ms ? 1 : 0;
+        }
+        return (double) n / sorted.length;
+    }
+
     /** The count and seconds of the job metrics endpoint's answers so far, from the service's own HTTP timer. */
     static double[] served(String mgmtBase) throws Exception {
         double[] out = new double[2];

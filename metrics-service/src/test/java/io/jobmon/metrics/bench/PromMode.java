@@ -70,9 +70,19 @@ final class PromMode {
             // both charts again, last: the service's compilations and the first calls' garbage are over by now
             charts("prometheus mode again (p50/p99 ms, CPU ms per call): 7-day jobmon", " vs ", pm, vm, jmWeek,
                     jmHourPath, promWeek, promHour, alice);
-            // -Dbench.promProfileCalls=N: both charts N times more, for a profiler attached to this service meanwhile
+            // and in turns, call by call: both systems through the same moments of the machine (Latency.inTurns)
+            double[] tw = Latency.inTurns(pm.base() + jmWeek, alice, vm.base() + promWeek, null, SLOW_MS);
+            double[] th = Latency.inTurns(pm.base() + jmHourPath, alice, vm.base() + promHour, null, SLOW_MS);
+            double[] tf = Latency.inTurns("http://127.0.0.1:" + mgmt + "/q/health/live", null, vm.base() + "/health", null,
+                    SLOW_MS);
+            System.out.printf("prometheus mode in turns (p50/p99 ms; calls over %.0f ms): 7-day jobmon %s vs %s (%.2f × / %.2f ×);"
+                    + " 1-hour jobmon %s vs %s (%.2f × / %.2f ×); liveness jobmon %s vs victoria-metrics /health %s; load %s%n",
+                    SLOW_MS, turn(tw, 0), turn(tw, 1), tw[0] / tw[2], tw[1] / tw[3], turn(th, 0), turn(th, 1), th[0] / th[2],
+                    th[1] / th[3], turn(tf, 0), turn(tf, 1), uptime());
+            // -Dbench.promProfileCalls=N: the three charts N times more in turns, for a profiler attached meanwhile
+            String[] profiled = {jmWeek, jmHourPath, jmHourPath.substring(0, jmHourPath.indexOf("&to="))};
             for (int i = 0; i < Integer.getInteger("bench.promProfileCalls", 0); i++) {
-                Systems.get(pm.base() + (i % 2 == 0 ? jmWeek : jmHourPath), alice);
+                Systems.get(pm.base() + profiled[i % 3], alice);
             }
         } finally {
             pm.stop();
@@ -98,6 +108,14 @@ final class PromMode {
         double[] l = Latency.latency(url, token);
         return new double[] {l[0], l[1],
             (Systems.cpuSeconds(server.process().pid()) - cpu) * 1000 / (Latency.WARM_CALLS + Latency.CALLS)};
+    }
+
+    /** Calls slower than this are counted in the in-turns figures. */
+    private static final double SLOW_MS = 2.0;
+
+    /** One system's part of {@link Latency#inTurns}: "p50/p99 (share over the slow mark)". */
+    private static String turn(double[] t, int which) {
+        return String.format("%.1f/%.1f (%.1f %%)", t[2 * which], t[2 * which + 1], 100 * t[4 + which]);
     }
 
     private static String uptime() {
