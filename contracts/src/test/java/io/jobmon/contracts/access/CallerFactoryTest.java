@@ -11,6 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +63,32 @@ class CallerFactoryTest {
         Caller c = CallerFactory.fromToken(token(Map.of("preferred_username", str("service-account-ci"),
                 "azp", str("ci-bot"), "realm_access", roles("service"))), SERVICE_CLIENTS);
         assertFalse(c.isService());
+    }
+
+    @Test
+    void theConfiguredServiceClientsAreReadAgainWhenTheConfigurationIsReplaced() {
+        ConfigProviderResolver resolver = ConfigProviderResolver.instance();
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        resolver.releaseConfig(resolver.getConfig(loader));
+        JsonWebToken bot = token(Map.of("preferred_username", str("service-account-ci"), "azp", str("ci-bot"),
+                "realm_access", roles("service")));
+        Config ciBot = new SmallRyeConfigBuilder().withDefaultValue(CallerFactory.SERVICE_CLIENTS, "ci-bot").build();
+        resolver.registerConfig(ciBot, loader);
+        try {
+            assertTrue(CallerFactory.fromToken(bot).isService());
+            assertTrue(CallerFactory.fromToken(bot).isService()); // the kept value
+        } finally {
+            resolver.releaseConfig(ciBot);
+        }
+        // an application started again with another configuration (a test profile): read again, not the kept value
+        Config diagnosisOnly = new SmallRyeConfigBuilder().withDefaultValue(CallerFactory.SERVICE_CLIENTS,
+                "jobmon-diagnosis").build();
+        resolver.registerConfig(diagnosisOnly, loader);
+        try {
+            assertFalse(CallerFactory.fromToken(bot).isService());
+        } finally {
+            resolver.releaseConfig(diagnosisOnly);
+        }
     }
 
     @Test
