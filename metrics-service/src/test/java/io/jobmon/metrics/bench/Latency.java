@@ -2,9 +2,6 @@ package io.jobmon.metrics.bench;
 
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 
 /** How the benchmark times calls: one call, p50 and p99 after a warm-up, and the service's own count of its answers. */
 final class Latency {
@@ -39,15 +36,18 @@ final class Latency {
             before.run();
             Systems.get(url, token);
         }
-        List<Double> ms = new ArrayList<>();
+        double[] ms = new double[CALLS];
         for (int i = 0; i < CALLS; i++) {
             before.run();
-            long t = System.nanoTime();
-            Systems.get(url, token);
-            ms.add((System.nanoTime() - t) / 1e6);
+            ms[i] = once(url, token);
         }
-        Collections.sort(ms);
-        return new double[] {ms.get(ms.size() / 2), ms.get((int) Math.ceil(0.99 * ms.size()) - 1)};
+        return p50p99(ms);
+    }
+
+    /** p50 and p99 of call times (sorted in place). */
+    private static double[] p50p99(double[] ms) {
+        java.util.Arrays.sort(ms);
+        return new double[] {ms[ms.length / 2], ms[(int) Math.ceil(0.99 * ms.length) - 1]};
     }
 
     /**
@@ -74,18 +74,17 @@ final class Latency {
                 a[i] = once(urlA, tokenA);
             }
         }
-        java.util.Arrays.sort(a);
-        java.util.Arrays.sort(b);
-        int p99 = (int) Math.ceil(0.99 * CALLS) - 1;
-        return new double[] {a[CALLS / 2], a[p99], b[CALLS / 2], b[p99], over(a, slowMs), over(b, slowMs)};
+        double[] pa = p50p99(a);
+        double[] pb = p50p99(b);
+        return new double[] {pa[0], pa[1], pb[0], pb[1], over(a, slowMs), over(b, slowMs)};
     }
 
-    private static double over(double[] sorted, double ms) {
+    private static double over(double[] calls, double ms) {
         int n = 0;
-        for (double v : sorted) {
+        for (double v : calls) {
             n += v > ms ? 1 : 0;
         }
-        return (double) n / sorted.length;
+        return (double) n / calls.length;
     }
 
     /** The count and seconds of the job metrics endpoint's answers so far, from the service's own HTTP timer. */
