@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A jobmon service as a separate process, for benchmarks and fault tests: its packaged {@code quarkus-run.jar},
@@ -23,6 +24,18 @@ import java.util.stream.Collectors;
  * {@code kill -9} kills. Extra JVM options come from {@code -Dbench.serviceOpts="..."} (a flight recording, say).
  */
 public final class ServiceProcess {
+
+    /**
+     * The collector options of the services' pods, in the order their command line has them (ADR 0063): first those
+     * the container image's launcher adds ({@code ubi9/openjdk-17-runtime}'s {@code run-java.sh}), then the Helm
+     * chart's {@code pod.javaOptions}, which name the collector and give back the JVM's own heap sizing goals (the
+     * last value of an option wins). A JVM started plainly on 2 cores or more picks G1 instead; a benchmark runs
+     * what the pods run. {@code -Dbench.serviceOpts} naming a collector replaces these.
+     */
+    public static final List<String> POD_COLLECTOR = List.of(
+            "-XX:+UseParallelGC", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=20", "-XX:GCTimeRatio=4",
+            "-XX:AdaptiveSizePolicyWeight=90", // the image's launcher
+            "-XX:+UseParallelGC", "-XX:GCTimeRatio=99", "-XX:MinHeapFreeRatio=40", "-XX:MaxHeapFreeRatio=70"); // the chart
 
     public final String name;
     public final int port = freePort();
@@ -41,11 +54,16 @@ public final class ServiceProcess {
         this.log = Files.createTempFile("bench-" + name + "-", ".log");
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add(heap);
+        List<String> opts = new ArrayList<>();
         for (String opt : System.getProperty("bench.serviceOpts", "").trim().split("\\s+")) {
             if (!opt.isEmpty()) {
-                command.add(opt);
+                opts.add(opt);
             }
         }
+        if (opts.stream().noneMatch(o -> o.matches("-XX:\\+Use\\w+GC"))) {
+            command.addAll(POD_COLLECTOR);
+        }
+        command.addAll(opts);
         Map<String, String> all = new LinkedHashMap<>();
         all.put("quarkus.http.port", Integer.toString(port));
         all.put("quarkus.management.port", Integer.toString(managementPort));
@@ -115,6 +133,31 @@ public final class ServiceProcess {
     /** CPU time the service process has used so far (all its threads, GC and JIT included), in seconds. */
     public double cpuSeconds() {
         return process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
+    }
+
+    /**
+     * CPU time the service's JIT compiler threads ({@code C1/C2 CompilerThread}) have used so far, in seconds, from
+     * Linux {@code /proc}; NaN where it cannot tell. A JVM still compiling its hot paths spends part of the cores on
+     * it; one that has run for long does not (a benchmark's warm-up is long enough when this stays small).
+     */
+    public double compilerCpuSeconds() {
+        long ticks = 0;
+        try (Stream<Path> threads = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+            for (Path t : (Iterable<Path>) threads::iterator) {
+                try {
+                    if (Files.readString(t.resolve("comm")).matches("C[12] CompilerThre(?s).*")) {
+                        String stat = Files.readString(t.resolve("stat"));
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
+                    }
+                } catch (IOException e) {
+                    // the thread ended since the listing (compiler threads come and go)
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+        return ticks / 100.0; // clock ticks per second (getconf CLK_TCK) on Linux' usual builds
     }
 
     /** The service's own figures from /q/metrics whose names start with {@code prefix}. */

@@ -89,6 +89,7 @@ public final class IngestBenchmark {
             }
             long start = System.nanoTime();
             double cpu0 = service.cpuSeconds();
+            double jit0 = service.compilerCpuSeconds();
             double dbCpu0 = dbCpu.seconds();
             TableWrites writes0 = TableWrites.of(db);
             long startStatuses = watch.count();
@@ -101,6 +102,7 @@ public final class IngestBenchmark {
             }
             double secs = (System.nanoTime() - start) / 1e9;
             double cpu = service.cpuSeconds() - cpu0;
+            double jit = service.compilerCpuSeconds() - jit0;
             double databaseCpu = dbCpu.seconds() - dbCpu0;
             long measured = end - started;
             Thread.sleep(1000);
@@ -110,8 +112,8 @@ public final class IngestBenchmark {
                     + " plain); %,d transitions = %,.0f/s%n", warm > 0 ? " after " + warm + " warm-up records" : "",
                     measured, secs, measured / secs, 100 * (measured / secs) / (total / floor),
                     100 * (measured / secs) / (total / plain), statuses, statuses / secs);
-            System.out.printf("service CPU: %.1f µs per record (all its threads, GC and JIT included; %.2f cores busy)%n",
-                    cpu * 1e6 / measured, cpu / secs);
+            System.out.printf("service CPU: %.1f µs per record (all its threads, GC and JIT included; %.2f cores busy);"
+                    + " its JIT compilers %.1f µs of it%n", cpu * 1e6 / measured, cpu / secs, jit * 1e6 / measured);
             System.out.printf("database CPU: %.1f µs per record (PostgreSQL's processes; %.2f cores busy)%n",
                     databaseCpu * 1e6 / measured, databaseCpu / secs);
             System.out.println(writes.since(writes0, measured));
