@@ -135,18 +135,23 @@ public final class ServiceProcess {
         return process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
     }
 
-    /**
-     * CPU time the service's JIT compiler threads ({@code C1/C2 CompilerThread}) have used so far, in seconds, from
-     * Linux {@code /proc}; NaN where it cannot tell. A JVM still compiling its hot paths spends part of the cores on
-     * it; one that has run for long does not (a benchmark's warm-up is long enough when this stays small).
-     */
+    /** CPU time this service's JIT compiler threads have used so far, in seconds ({@link #compilerCpuSeconds(long)}). */
     public double compilerCpuSeconds() {
+        return compilerCpuSeconds(process.pid());
+    }
+
+    /**
+     * CPU time a JVM's JIT compiler threads ({@code C1/C2 CompilerThread}) have used so far, in seconds, from Linux
+     * {@code /proc}; NaN where it cannot tell. A JVM still compiling its hot paths spends part of the cores on it;
+     * one that has run for long does not (a benchmark's warm-up is long enough when this stays small).
+     */
+    public static double compilerCpuSeconds(long pid) {
         long ticks = 0;
-        try (Stream<Path> threads = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+        try (Stream<Path> threads = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path t : (Iterable<Path>) threads::iterator) {
                 try {
-                    if (Files.readString(t.resolve("comm")).matches("C[12] CompilerThre(?s).*")) {
-                        String stat = Files.readString(t.resolve("stat"));
+                    String stat = Files.readString(t.resolve("stat"));
+                    if (stat.substring(stat.indexOf('(') + 1).matches("C[12] Compiler(?s).*")) {
                         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                         ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
                     }

@@ -8,6 +8,7 @@ import io.jobmon.contracts.events.JobStatus;
 import io.jobmon.contracts.events.Topics;
 import io.jobmon.testsupport.EmbeddedKafka;
 import io.jobmon.testsupport.EmbeddedPostgresDb;
+import io.jobmon.testsupport.ServiceProcess;
 import io.jobmon.testsupport.Tokens;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -130,7 +131,7 @@ public final class MetricsBenchmark {
                 // CPU seconds of each process while this system ingests: less at the mercy of the machine's load
                 // than the rate (the benchmark's own JVM holds the Kafka broker and the sending client)
                 double cpu0 = Systems.cpuSeconds(p.process().pid());
-                double jit0 = isJobmon ? Systems.compilerCpuSeconds(p.process().pid()) : 0;
+                double jit0 = isJobmon ? ServiceProcess.compilerCpuSeconds(p.process().pid()) : 0;
                 double pg0 = Systems.treeCpuSeconds(postmaster);
                 double self0 = Systems.cpuSeconds(self);
                 long t0 = System.nanoTime();
@@ -142,7 +143,7 @@ public final class MetricsBenchmark {
                 }
                 double done = (System.nanoTime() - t0) / 1e9;
                 double cpu = Systems.cpuSeconds(p.process().pid()) - cpu0;
-                double jit = isJobmon ? Systems.compilerCpuSeconds(p.process().pid()) - jit0 : 0;
+                double jit = isJobmon ? ServiceProcess.compilerCpuSeconds(p.process().pid()) - jit0 : 0;
                 double pg = Systems.treeCpuSeconds(postmaster) - pg0;
                 double bench = Systems.cpuSeconds(self) - self0;
                 rows.add(new String[] {p.name(), String.format("%,.0f", ingest.samples / done),

@@ -203,28 +203,6 @@ final class Systems {
         }
     }
 
-    /** CPU seconds of a JVM's JIT compiler threads (C1, C2): a fresh service's warm-up, not per-sample work. */
-    static double compilerCpuSeconds(long pid) {
-        double sum = 0;
-        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-            for (Path t : tasks.toList()) {
-                try {
-                    String stat = Files.readString(t.resolve("stat"));
-                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        sum += (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // a thread that ended meanwhile
-                }
-            }
-        } catch (IOException e) {
-            return 0;
-        }
-        return sum;
-    }
-
     /** The parent of a process. */
     static long parent(long pid) {
         try {
