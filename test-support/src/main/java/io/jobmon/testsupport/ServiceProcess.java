@@ -155,11 +155,11 @@ public final class ServiceProcess {
                         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                         ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
                     }
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) {
                     // the thread ended since the listing (compiler threads come and go)
                 }
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             return Double.NaN;
         }
         return ticks / 100.0; // clock ticks per second (getconf CLK_TCK) on Linux' usual builds
